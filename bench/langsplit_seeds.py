@@ -1,0 +1,81 @@
+"""Language-split accuracy on the seeds: share of characters labelled as the gold says.
+
+Gold: ../shared/gold/seed-languages.tsv (line ranges, or char ranges on one line).
+Characters the gold marks ``hi-unreadable`` count as right when labelled ``hi`` or
+``other``; whitespace between blocks is not counted.
+
+    .venv/bin/python bench/langsplit_seeds.py [--shared ../shared]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from pipeline.config import Settings
+from pipeline.ingest import ingest, source_for
+from pipeline.langsplit import label_blocks
+from pipeline.repair import repair
+
+
+def gold_spans(gold_file: Path, seeds: Path) -> dict[str, list[tuple[int, int, str]]]:
+    """Gold language spans as character offsets into each seed's text."""
+    spans: dict[str, list[tuple[int, int, str]]] = {}
+    for line in gold_file.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        name, start, end, language, _note = line.split("\t")
+        text = (seeds / name).read_text(encoding="utf-8")
+        line_starts = [0]
+        for row in text.split("\n"):
+            line_starts.append(line_starts[-1] + len(row) + 1)
+
+        def offset(ref: str, *, end: bool, starts: list[int] = line_starts) -> int:
+            if "@" in ref:
+                line_no, char = ref.split("@")
+                return starts[int(line_no) - 1] + int(char)
+            return starts[int(ref)] - 1 if end else starts[int(ref) - 1]
+
+        spans.setdefault(name, []).append(
+            (offset(start, end=False), offset(end, end=True), language))
+    return spans
+
+
+def accuracy(seed: Path, spans: list[tuple[int, int, str]]) -> tuple[float, int]:
+    """Share of gold characters (non-space) whose block label matches, and their count."""
+    settings = Settings.for_root(Path())
+    cleaned = repair(ingest(source_for(seed), settings))
+    # The gold's offsets are into the seed as it is; map them through the repair log
+    # once repairs change the seeds' lengths.
+    if any(len(step.before) != len(step.after) for step in cleaned.steps):
+        raise SystemExit(f"{seed.name}: repairs shift offsets; gold mapping not implemented")
+    labels = [""] * len(cleaned.text)
+    for block in label_blocks(cleaned, settings):
+        labels[block.start:block.end] = [block.language] * (block.end - block.start)
+    right = total = 0
+    for start, end, language in spans:
+        accepted = {"hi", "other"} if language == "hi-unreadable" else {language}
+        for position in range(start, min(end, len(cleaned.text))):
+            if cleaned.text[position].isspace() or not labels[position]:
+                continue
+            total += 1
+            right += labels[position] in accepted
+    return right / total, total
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--shared", type=Path, default=Path("../shared"))
+    args = parser.parse_args()
+    seeds = args.shared / "seeds"
+    print("| seed | characters | labelled right |")
+    print("|---|---:|---:|")
+    for name, spans in gold_spans(args.shared / "gold" / "seed-languages.tsv", seeds).items():
+        share, total = accuracy(seeds / name, spans)
+        print(f"| {name} | {total} | {share:.2%} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

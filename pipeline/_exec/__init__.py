@@ -1,0 +1,1 @@
+"""Wrappers for external programs, one module per program."""

@@ -1,0 +1,164 @@
+"""The ``gazette`` command: the main job (``gazette run``) and one command per stage."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pipeline.config import Settings, prefect_environment
+from pipeline.errors import GazetteError
+from pipeline.records import DocumentSummary
+
+T = TypeVar("T")
+
+app = typer.Typer(help=__doc__, no_args_is_help=True, add_completion=False)
+console = Console(width=max(Console().width, 120))
+
+RootOption = Annotated[
+    Path, typer.Option("--root", help="Project folder holding raw/, cleaned/ and aligned/.")
+]
+FileArgument = Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
+                                              help="A PDF or text file.")]
+
+
+@app.command()
+def run(
+    root: RootOption = Path(),
+    force: Annotated[bool, typer.Option(help="Redo documents that are up to date.")] = False,
+) -> None:
+    """Run the main job: every new or changed document in raw/ through every stage.
+
+    Exits 1 if any document failed (the others are still processed).
+    """
+    settings = Settings.for_root(root)
+    settings.state.mkdir(parents=True, exist_ok=True)
+    os.environ.update(prefect_environment(settings))
+    logging.getLogger("pipeline").setLevel(logging.INFO)
+    from flows.run import gazette_run  # Prefect reads its settings on import
+
+    summaries = gazette_run(root.resolve(), force=force)
+    console.print(summary_table(summaries))
+    for s in summaries:
+        if s.status == "failed":
+            console.print(f"[red]{s.relpath} failed:[/red] {s.error}")
+    done = sum(s.status == "done" for s in summaries)
+    skipped = sum(s.status == "skipped" for s in summaries)
+    failed = [s for s in summaries if s.status == "failed"]
+    console.print(f"{done} processed, {skipped} unchanged (no stage work), {len(failed)} failed."
+                  f" Outputs in {settings.cleaned} and {settings.aligned}.")
+    if failed:
+        raise typer.Exit(1)
+
+
+def summary_table(summaries: list[DocumentSummary]) -> Table:
+    """The run summary: one row per document."""
+    table = Table(title="gazette run")
+    table.add_column("document", no_wrap=True)
+    for column in ("status", "pages", "method", "languages", "repairs", "pairs"):
+        table.add_column(column)
+    for s in summaries:
+        methods = ", ".join(f"{name} {count}" for name, count in s.methods.items())
+        pairs = ", ".join(f"en-{lang} {count}" for lang, count in s.pairs.items())
+        status = "[red]failed[/red]" if s.status == "failed" else s.status
+        table.add_row(s.doc_id, status, str(s.pages), methods, " ".join(s.languages),
+                      str(s.repairs), pairs)
+    return table
+
+
+@app.command()
+def ingest(
+    file: FileArgument,
+    as_json: Annotated[bool, typer.Option("--json", help="Print page records as JSON Lines.")]
+    = False,
+) -> None:
+    """Read one file and show how each page was read (text layer, OCR) and why."""
+    from pipeline.ingest import ingest as ingest_file
+    from pipeline.ingest import source_for
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    document = _or_exit(lambda: ingest_file(source_for(file), Settings.for_root(Path())))
+    if as_json:
+        for page in document.pages:
+            typer.echo(json.dumps(page.to_json(), ensure_ascii=False))
+        return
+    table = Table(title=str(file))
+    for column in ("page", "method", "reason", "chars", "confidence"):
+        table.add_column(column)
+    for page in document.pages:
+        table.add_row(str(page.number), page.method, page.reason, str(len(page.text)),
+                      "" if page.confidence is None else f"{page.confidence:.1f}")
+    console.print(table)
+
+
+@app.command()
+def clean(
+    file: FileArgument,
+    log: Annotated[bool, typer.Option("--log", help="Print the repair log instead.")] = False,
+) -> None:
+    """Ingest and repair one file; print the repaired text (or its repair log)."""
+    from pipeline.ingest import ingest as ingest_file
+    from pipeline.ingest import source_for
+    from pipeline.repair import repair
+
+    cleaned = _or_exit(
+        lambda: repair(ingest_file(source_for(file), Settings.for_root(Path()))))
+    if log:
+        for step in cleaned.steps:
+            typer.echo(json.dumps(step.to_json(), ensure_ascii=False))
+    else:
+        typer.echo(cleaned.text)
+
+
+@app.command()
+def split(file: FileArgument) -> None:
+    """Ingest, repair and split one file; print its language sections and articles."""
+    from pipeline.align import articles_by_language
+    from pipeline.ingest import ingest as ingest_file
+    from pipeline.ingest import source_for
+    from pipeline.langsplit import label_blocks, sections_of
+    from pipeline.repair import repair
+
+    settings = Settings.for_root(Path())
+    cleaned = _or_exit(lambda: repair(ingest_file(source_for(file), settings)))
+    sections = sections_of(label_blocks(cleaned, settings))
+    for section in sections:
+        console.print(f"{section.language}: {len(section.blocks)} block(s), "
+                      f"characters {section.blocks[0].start}–{section.blocks[-1].end}")
+    for language, articles in articles_by_language(sections).items():
+        keys = " ".join(article.key for article in articles)
+        console.print(f"{language} articles: {keys}")
+
+
+def _not_yet(name: str, issue: str) -> None:
+    console.print(f"gazette {name}: not yet implemented ({issue}).", style="red")
+    raise typer.Exit(2)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def align() -> None:
+    """Align two files sentence by sentence: not yet implemented."""
+    _not_yet("align", "sentence alignment comes with the alignment work; "
+             "`gazette run` pairs articles meanwhile")
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def export() -> None:
+    """Export corpora (TMX, XLIFF, ...): not yet implemented."""
+    _not_yet("export", "`gazette run` writes per-document TSV files to aligned/ meanwhile")
+
+
+def _or_exit(action: Callable[[], T]) -> T:
+    """Run ``action``; a :class:`GazetteError` becomes a clear message and exit code 1."""
+    try:
+        return action()
+    except GazetteError as exc:
+        console.print(f"error: {exc}", style="red")
+        raise typer.Exit(1) from exc

@@ -1,0 +1,88 @@
+"""Configuration in one place: folders, languages, OCR and language-detection settings.
+
+Every stage reads its knobs from a :class:`Settings`; nothing else in the library
+reads the environment. The CLI builds one from its options, tests build their own.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["LANGUAGES", "PIPELINE_VERSION", "Settings", "prefect_environment"]
+
+#: Bumped whenever a stage's output for the same input can change; a document whose
+#: content hash and pipeline version are unchanged is not processed again.
+PIPELINE_VERSION = "0.1.0"
+
+#: The languages a gazette document may hold; English is the pivot of every alignment.
+LANGUAGES: tuple[str, ...] = ("en", "pt", "sv", "hi")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where the data lives and how each stage behaves.
+
+    Build one with :meth:`Settings.for_root`, which puts the data folders ``raw/``,
+    ``cleaned/`` and ``aligned/`` and the state folder ``.gazette/`` (Prefect's home,
+    staging folders; git ignores it) below a project folder.
+    """
+
+    #: The inbox of source documents (never modified).
+    raw: Path
+    #: Per-document extracted pages, repaired text, repair log, language sections.
+    cleaned: Path
+    #: Per-document alignments and exported corpora.
+    aligned: Path
+    #: Private working state: Prefect's home and staging folders.
+    state: Path
+
+    #: Languages of the language split; any other text is labelled ``other``.
+    languages: tuple[str, ...] = LANGUAGES
+    #: The authoritative language every other language is aligned to.
+    pivot_language: str = "en"
+    #: langdetect is random by design; a fixed seed makes its labels reproducible.
+    langdetect_seed: int = 0
+    #: Blocks with fewer letters than this take the language of their neighbours.
+    min_block_letters: int = 40
+
+    #: Rasterization resolution for OCR.
+    ocr_dpi: int = 300
+    #: Tesseract language packs used on scanned pages.
+    ocr_languages: str = "eng+por"
+    #: Seconds Tesseract may spend on one page before the page is recorded as failed.
+    ocr_timeout: float = 180.0
+    #: A text-layer page whose share of ``(cid:N)`` tokens exceeds this goes to OCR.
+    max_cid_share: float = 0.05
+
+    @classmethod
+    def for_root(cls, root: Path, **overrides: Any) -> Settings:
+        """Settings for the project folder ``root``; keyword arguments override fields."""
+        root = Path(root).resolve()
+        values: dict[str, Any] = {
+            "raw": root / "raw",
+            "cleaned": root / "cleaned",
+            "aligned": root / "aligned",
+            "state": root / ".gazette",
+        }
+        values.update(overrides)
+        return cls(**values)
+
+
+def prefect_environment(settings: Settings) -> dict[str, str]:
+    """Environment variables that make Prefect run quietly in ephemeral mode.
+
+    Prefect's ephemeral server takes 10–16 s to start on these machines (its default
+    timeout is 20 s), and a fresh database logs a telemetry traceback unless analytics
+    are off. Values already set by the user win.
+    """
+    wanted = {
+        "PREFECT_HOME": str(settings.state / "prefect"),
+        "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "120",
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "DO_NOT_TRACK": "1",
+        "PREFECT_LOGGING_EXTRA_LOGGERS": "pipeline",
+    }
+    return {key: os.environ.get(key, value) for key, value in wanted.items()}

@@ -1,0 +1,25 @@
+"""Errors the library raises; each says what went wrong and what to do about it."""
+
+from __future__ import annotations
+
+__all__ = ["GazetteError", "InputError", "ToolMissingError"]
+
+
+class GazetteError(Exception):
+    """Base class: a message and, where there is one, a remedy for the user."""
+
+    def __init__(self, message: str, remedy: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.remedy = remedy
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.remedy})" if self.remedy else self.message
+
+
+class InputError(GazetteError):
+    """A source document cannot be read: broken, encrypted, or of an unknown kind."""
+
+
+class ToolMissingError(GazetteError):
+    """An external program (Tesseract) or its data is not installed."""

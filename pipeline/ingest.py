@@ -1,0 +1,263 @@
+"""Stage 1, ingest: find the documents in the inbox and read every page of each.
+
+Text dumps are decoded; PDF pages are read from their text layer with pdfplumber or,
+where :func:`decide_page` says the layer is missing or broken, rasterized with
+pypdfium2 and OCR'd with Tesseract. Every page records how it was read and why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pdfplumber
+import pypdfium2
+
+from pipeline._exec import tesseract
+from pipeline.config import Settings
+from pipeline.errors import InputError
+from pipeline.records import IngestedDocument, Page, Source, SourceKind
+
+__all__ = [
+    "PageDecision",
+    "TextLayerStats",
+    "decide_page",
+    "decode_text",
+    "discover",
+    "doc_ids_for",
+    "ingest",
+    "source_for",
+]
+
+log = logging.getLogger(__name__)
+
+_KINDS: dict[str, SourceKind] = {".pdf": "pdf", ".txt": "text"}
+_CID = re.compile(r"\(cid:\d+\)")
+_UNSAFE_ID_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def discover(settings: Settings) -> list[Source]:
+    """List the documents in the inbox, sorted by path.
+
+    Hidden files and folders (names starting with ``.``) are skipped. Files that are
+    neither ``.pdf`` nor ``.txt`` are listed too, so that the run reports them.
+    """
+    paths = sorted(
+        path for path in settings.raw.rglob("*")
+        if path.is_file() and not any(
+            part.startswith(".") for part in path.relative_to(settings.raw).parts)
+    )
+    relpaths = [path.relative_to(settings.raw).as_posix() for path in paths]
+    ids = doc_ids_for(relpaths)
+    return [_source(path, relpath, ids[relpath])
+            for path, relpath in zip(paths, relpaths, strict=True)]
+
+
+def source_for(path: Path) -> Source:
+    """A single file as a source, outside any inbox (for the stage commands)."""
+    return _source(path, path.name, doc_ids_for([path.name])[path.name])
+
+
+def _source(path: Path, relpath: str, doc_id: str) -> Source:
+    try:
+        sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        sha256 = ""  # unreadable: the ingest stage reports why
+    return Source(path=path, relpath=relpath, doc_id=doc_id,
+                  kind=_KINDS.get(path.suffix.lower(), "unsupported"), sha256=sha256)
+
+
+def doc_ids_for(relpaths: list[str]) -> dict[str, str]:
+    """Derive a document id from each inbox path: a safe folder name, unique in the run.
+
+    The id is the file name without its extension, with every run of characters other
+    than letters, digits, ``.``, ``_`` and ``-`` replaced by ``_`` and no leading ``.``
+    or ``-``. Where two paths give the same id, each gets ``-`` and the first 8 hex
+    digits of the SHA-1 of its relative path appended.
+
+    >>> doc_ids_for(["samples/000_2a61d363becf8d44.txt", "Decreto nº 12.pdf"]).values()
+    dict_values(['000_2a61d363becf8d44', 'Decreto_n_12'])
+    >>> doc_ids_for(["a/x.txt", "b/x.pdf"])
+    {'a/x.txt': 'x-7df5d9df', 'b/x.pdf': 'x-47faf3a5'}
+    """
+    def base(relpath: str) -> str:
+        stem = Path(relpath).stem
+        return _UNSAFE_ID_CHARS.sub("_", stem).lstrip(".-") or "document"
+
+    bases = {relpath: base(relpath) for relpath in relpaths}
+    counts: dict[str, int] = {}
+    for value in bases.values():
+        counts[value] = counts.get(value, 0) + 1
+    return {
+        relpath: value if counts[value] == 1
+        else f"{value}-{hashlib.sha1(relpath.encode()).hexdigest()[:8]}"
+        for relpath, value in bases.items()
+    }
+
+
+def ingest(source: Source, settings: Settings) -> IngestedDocument:
+    """Read every page of ``source``; raises :class:`InputError` if the file is unreadable."""
+    if source.kind == "text":
+        pages = _read_text_dump(source.path)
+    elif source.kind == "pdf":
+        pages = _read_pdf(source.path, settings)
+    else:
+        raise InputError(
+            f"unsupported file type {source.path.suffix or '(none)'!r}",
+            "the inbox takes .pdf and .txt files",
+        )
+    return IngestedDocument(source=source, pages=tuple(pages))
+
+
+def decode_text(data: bytes) -> tuple[str, str]:
+    """Decode a text dump; returns the text and the encoding used.
+
+    UTF-8 (with or without BOM) first, then UTF-16 if a BOM says so, then Windows-1252,
+    the legacy encoding of Portuguese, English and Swedish text, and finally Latin-1,
+    which decodes any bytes. Guessing among all code pages (charset-normalizer) turned
+    short Portuguese text into Arabic letters, so it is not used.
+
+    >>> decode_text("Convenção".encode("cp1252"))
+    ('Convenção', 'cp1252')
+    >>> decode_text(b"\\xef\\xbb\\xbfArticle 1")
+    ('Article 1', 'utf-8-sig')
+    """
+    has_utf16_bom = data[:2] in (b"\xff\xfe", b"\xfe\xff")
+    for encoding in ("utf-16",) * has_utf16_bom + ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(encoding), encoding
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1"), "latin-1"
+
+
+def _read_text_dump(path: Path) -> list[Page]:
+    text, encoding = decode_text(path.read_bytes())
+    reason = f"text dump ({encoding})"
+    # A form feed separates pages in text dumps made by pdftotext.
+    return [
+        Page(number=number, method="text-dump", reason=reason, text=page_text)
+        for number, page_text in enumerate(text.split("\f"), start=1)
+    ]
+
+
+@dataclass(frozen=True)
+class TextLayerStats:
+    """What a PDF page's text layer looks like, as :func:`decide_page` needs it."""
+
+    chars: int
+    words: int
+    cid_tokens: int
+    #: Share of the page area covered by images.
+    image_coverage: float
+
+
+@dataclass(frozen=True)
+class PageDecision:
+    """How to read a page and why."""
+
+    ocr: bool
+    reason: str
+
+
+def decide_page(stats: TextLayerStats, settings: Settings) -> PageDecision:
+    """Decide whether a PDF page is read from its text layer or OCR'd.
+
+    This is the one place that decides; the reason is stored with the page and
+    logged. ``Settings.max_cid_share`` is the knob for broken layers.
+
+    >>> s = Settings.for_root(Path("."))
+    >>> decide_page(TextLayerStats(0, 0, 0, 0.98), s)
+    PageDecision(ocr=True, reason='no text layer, an image covers 98% of the page')
+    >>> decide_page(TextLayerStats(900, 150, 40, 0.0), s).reason
+    'broken text layer: 40 of 150 words are (cid:N) glyph ids (max_cid_share=0.05)'
+    >>> decide_page(TextLayerStats(900, 150, 0, 0.0), s)
+    PageDecision(ocr=False, reason='text layer with 900 characters')
+    """
+    if stats.chars == 0:
+        if stats.image_coverage == 0:
+            return PageDecision(False, "blank page: no text layer and no image")
+        return PageDecision(
+            True, f"no text layer, an image covers {stats.image_coverage:.0%} of the page")
+    if stats.words and stats.cid_tokens / stats.words > settings.max_cid_share:
+        return PageDecision(
+            True,
+            f"broken text layer: {stats.cid_tokens} of {stats.words} words are (cid:N) "
+            f"glyph ids (max_cid_share={settings.max_cid_share})",
+        )
+    return PageDecision(False, f"text layer with {stats.chars} characters")
+
+
+def _read_pdf(path: Path, settings: Settings) -> list[Page]:
+    try:
+        pdf = pdfplumber.open(path)
+    except Exception as exc:  # pdfminer raises many unrelated types for broken files
+        raise InputError(f"cannot open PDF: {type(exc).__name__}: {exc}",
+                         "check that the file is a complete, unencrypted PDF") from exc
+    with pdf, tempfile.TemporaryDirectory(prefix="gazette-ocr-") as tmp:
+        if not pdf.pages:
+            raise InputError("the PDF has no pages")
+        pages = []
+        for index, plumber_page in enumerate(pdf.pages):
+            number = index + 1
+            try:
+                pages.append(_read_pdf_page(path, index, plumber_page, settings, Path(tmp)))
+            except Exception as exc:  # one bad page must not stop the document
+                log.warning("%s page %d failed: %s", path.name, number, exc)
+                pages.append(Page(number=number, method="failed",
+                                  reason=f"{type(exc).__name__}: {exc}", text=""))
+        return pages
+
+
+def _read_pdf_page(
+    path: Path, index: int, plumber_page: pdfplumber.page.Page, settings: Settings, tmp: Path
+) -> Page:
+    number = index + 1
+    text = plumber_page.dedupe_chars().extract_text() or ""
+    stats = _text_layer_stats(plumber_page, text)
+    decision = decide_page(stats, settings)
+    log.info("%s page %d: %s (%s)", path.name, number,
+             "OCR" if decision.ocr else "text layer", decision.reason)
+    if not decision.ocr:
+        return Page(number=number, method="text-layer", reason=decision.reason, text=text)
+    image = _rasterize(path, index, settings.ocr_dpi, tmp)
+    started = time.monotonic()
+    result = tesseract.ocr_image(image, settings.ocr_languages, settings.ocr_timeout)
+    log.info("%s page %d: OCR'd %d words in %.1f s, mean confidence %s", path.name, number,
+             result.words, time.monotonic() - started, result.confidence)
+    warnings = () if result.words else ("OCR found no words",)
+    return Page(number=number, method="ocr", reason=decision.reason, text=result.text,
+                ocr_languages=settings.ocr_languages, confidence=result.confidence,
+                warnings=warnings)
+
+
+def _text_layer_stats(page: pdfplumber.page.Page, text: str) -> TextLayerStats:
+    area = float(page.width * page.height) or 1.0
+    covered = sum(
+        max(0.0, float(min(im["x1"], page.width) - max(im["x0"], 0)))
+        * max(0.0, float(min(im["bottom"], page.height) - max(im["top"], 0)))
+        for im in page.images
+    )
+    return TextLayerStats(
+        chars=len(page.chars),
+        words=len(text.split()),
+        cid_tokens=len(_CID.findall(text)),
+        image_coverage=round(min(covered / area, 1.0), 2),
+    )
+
+
+def _rasterize(path: Path, index: int, dpi: int, tmp: Path) -> Path:
+    """Render one page to an 8-bit grayscale PGM file that Tesseract reads directly."""
+    pdf = pypdfium2.PdfDocument(path)
+    try:
+        bitmap = pdf[index].render(scale=dpi / 72, grayscale=True)
+        out = tmp / f"page-{index + 1:04d}.pgm"
+        bitmap.to_pil().save(out)
+        return out
+    finally:
+        pdf.close()

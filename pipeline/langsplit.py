@@ -1,0 +1,175 @@
+"""Stage 3, language split: label each paragraph with its language and group them.
+
+A block is a paragraph of cleaned text (text between blank lines). Devanagari
+script decides Hindi; other blocks are labelled by langdetect restricted to the
+configured languages and seeded, so the same text always gets the same label.
+Blocks too short to judge take the language of their neighbours. Consecutive
+blocks of one language form a :class:`~pipeline.records.Section`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+from langdetect.detector_factory import PROFILES_DIRECTORY, DetectorFactory
+from langdetect.lang_detect_exception import LangDetectException
+
+from pipeline.config import Settings
+from pipeline.records import Block, CleanedDocument, Section
+
+__all__ = ["detect_language", "label_blocks", "sections_of", "split_blocks"]
+
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
+#: The space after a sentence-final mark (the mark stays with its sentence).
+_SENTENCE_END = re.compile(r"(?<=[.!?।])\s+")
+
+
+def split_blocks(text: str, max_chars: int = 1500) -> list[tuple[int, int]]:
+    r"""Character spans of the blocks of ``text``: paragraphs, long ones cut at sentence ends.
+
+    Paragraphs are separated by blank lines. Extraction can leave a whole document
+    on one line (seed 003: Hindi then English), so a paragraph longer than
+    ``max_chars`` is cut after sentence-final punctuation (``.``, ``!``, ``?``, ``।``)
+    into pieces of at most about ``max_chars``.
+
+    >>> split_blocks("ARTIGO 1\n\nO presente Acordo.\n \n\nARTIGO 2")
+    [(0, 8), (10, 28), (32, 40)]
+    >>> t = "First sentence here. Second one. Third."
+    >>> [t[a:b] for a, b in split_blocks(t, max_chars=25)]
+    ['First sentence here.', 'Second one. Third.']
+    """
+    spans = []
+    start = 0
+    for match in itertools.chain(_PARAGRAPH_BREAK.finditer(text), [None]):
+        end = match.start() if match else len(text)
+        chunk = text[start:end]
+        if chunk.strip():
+            lead = len(chunk) - len(chunk.lstrip())
+            spans.extend(_cut_long(text, start + lead, start + len(chunk.rstrip()), max_chars))
+        if match:
+            start = match.end()
+    return spans
+
+
+def _cut_long(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
+    """Cut ``text[start:end]`` at sentence ends into pieces of at most about ``max_chars``."""
+    if end - start <= max_chars:
+        return [(start, end)]
+    pieces = []
+    piece_start = start
+    last_cut = None
+    for match in _SENTENCE_END.finditer(text, start, end):
+        if match.start() - piece_start > max_chars and last_cut is not None:
+            pieces.append((piece_start, last_cut[0]))
+            piece_start = last_cut[1]
+        last_cut = (match.start(), match.end())
+    if last_cut is not None and end - piece_start > max_chars:
+        pieces.append((piece_start, last_cut[0]))
+        piece_start = last_cut[1]
+    pieces.append((piece_start, end))
+    return [(a, b) for a, b in pieces if b > a]
+
+
+def _letters(text: str) -> list[str]:
+    return [ch for ch in text if ch.isalpha()]
+
+
+def _is_devanagari(ch: str) -> bool:
+    return "\u0900" <= ch <= "\u097f" or "\ua8e0" <= ch <= "\ua8ff"
+
+
+@cache
+def _factory(languages: tuple[str, ...], seed: int) -> DetectorFactory:
+    """A langdetect factory that knows only ``languages``: the restriction is the profiles."""
+    factory = DetectorFactory()
+    profiles = [(Path(PROFILES_DIRECTORY) / lang).read_text(encoding="utf-8")
+                for lang in languages]
+    factory.load_json_profile(profiles)
+    factory.set_seed(seed)
+    return factory
+
+
+def detect_language(text: str, settings: Settings) -> tuple[str, str]:
+    """Label one block: returns ``(language, evidence)``.
+
+    Evidence is ``script`` (mostly Devanagari letters: Hindi), ``langdetect``,
+    ``neighbours`` (too few letters to judge; resolved by :func:`label_blocks`) or
+    ``no-letters``.
+
+    >>> s = Settings.for_root(Path("."))
+    >>> detect_language("O presente Protocolo entrará em vigor na data da última notificação.", s)
+    ('pt', 'langdetect')
+    >>> detect_language("यह प्रोटोकॉल दोनों देशों के बीच लागू होगा और इसके प्रावधान प्रभावी होंगे", s)
+    ('hi', 'script')
+    >>> detect_language("(a)", s)
+    ('other', 'neighbours')
+    """
+    letters = _letters(text)
+    if not letters:
+        return "other", "no-letters"
+    devanagari = sum(map(_is_devanagari, letters))
+    if devanagari / len(letters) >= 0.5 and "hi" in settings.languages:
+        return "hi", "script"
+    if len(letters) < settings.min_block_letters:
+        return "other", "neighbours"
+    latin_langs = tuple(lang for lang in settings.languages if lang != "hi")
+    detector = _factory(latin_langs, settings.langdetect_seed).create()
+    detector.append(unicodedata.normalize("NFC", text))
+    try:
+        return detector.detect(), "langdetect"
+    except LangDetectException:
+        return "other", "neighbours"
+
+
+def label_blocks(document: CleanedDocument, settings: Settings) -> list[Block]:
+    """Cut the cleaned text into blocks and label each with its language.
+
+    Blocks too short to judge take the language of the closest labelled block
+    before them (or after them, at the start of a document).
+    """
+    blocks: list[Block] = []
+    text = document.text
+    for start, end in split_blocks(text):
+        language, evidence = detect_language(text[start:end], settings)
+        blocks.append(Block(page=document.page_at(start), start=start, end=end,
+                            text=text[start:end], language=language, evidence=evidence))
+    return _inherit_from_neighbours(blocks)
+
+
+def _inherit_from_neighbours(blocks: list[Block]) -> list[Block]:
+    judged = [b.language for b in blocks if b.evidence in ("script", "langdetect")]
+    if not judged:
+        return blocks
+    current = judged[0]
+    result = []
+    for block in blocks:
+        if block.evidence in ("script", "langdetect"):
+            current = block.language
+            result.append(block)
+        else:
+            result.append(replace(block, language=current, evidence="neighbours"))
+    return result
+
+
+def sections_of(blocks: list[Block]) -> list[Section]:
+    """Group consecutive blocks of the same language into sections.
+
+    A single block whose neighbours on both sides are in another, common language
+    (a list of foreign tax names quoted in a Portuguese article, say) is taken to be
+    in that language, with evidence ``island``.
+    """
+    runs = [list(group) for _, group in itertools.groupby(blocks, key=lambda b: b.language)]
+    for index in range(1, len(runs) - 1):
+        before, island, after = runs[index - 1], runs[index], runs[index + 1]
+        if len(island) == 1 and before[-1].language == after[0].language:
+            runs[index] = [replace(island[0], language=before[-1].language, evidence="island")]
+    relabelled = [block for run in runs for block in run]
+    return [
+        Section(language=language, blocks=tuple(group))
+        for language, group in itertools.groupby(relabelled, key=lambda b: b.language)
+    ]

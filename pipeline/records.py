@@ -1,0 +1,187 @@
+"""Typed records passed between the stages.
+
+Each stage maps one of these to the next: a :class:`Source` is ingested into an
+:class:`IngestedDocument`, repaired into a :class:`CleanedDocument`, cut into
+language :class:`Section` s, structured into :class:`Article` s, and aligned into
+:class:`ArticlePair` s. All records are frozen; ``to_json`` gives the documented
+on-disk form (see the README, "Data folders").
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = [
+    "Article",
+    "ArticlePair",
+    "Block",
+    "CleanedDocument",
+    "DocumentSummary",
+    "IngestedDocument",
+    "Page",
+    "PageMethod",
+    "RepairStep",
+    "Section",
+    "Source",
+    "SourceKind",
+]
+
+PageMethod = Literal["text-dump", "text-layer", "ocr", "failed"]
+SourceKind = Literal["pdf", "text", "unsupported"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file in the inbox and the id of the document made from it."""
+
+    path: Path
+    #: Path relative to the inbox, with ``/`` separators.
+    relpath: str
+    doc_id: str
+    #: ``unsupported`` files are reported as failed by the ingest stage.
+    kind: SourceKind
+    #: SHA-256 of the file's bytes; with the pipeline version it decides re-processing.
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a document as read by the ingest stage."""
+
+    number: int
+    method: PageMethod
+    #: Why this method was chosen (or why the page failed).
+    reason: str
+    text: str
+    ocr_languages: str | None = None
+    #: Mean Tesseract word confidence (0–100) for OCR'd pages.
+    confidence: float | None = None
+    warnings: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The page as a JSON object (one line of ``pages.jsonl``)."""
+        return asdict(self) | {"warnings": list(self.warnings)}
+
+
+@dataclass(frozen=True)
+class IngestedDocument:
+    """All pages of one source, in order."""
+
+    source: Source
+    pages: tuple[Page, ...]
+
+
+@dataclass(frozen=True)
+class RepairStep:
+    """One change made by the repair stage, enough to undo it.
+
+    ``offset`` is the character offset of ``before`` in the page's text as it was
+    before the rule ran (rules run in order, each on the previous rule's output).
+    """
+
+    rule: str
+    page: int
+    offset: int
+    before: str
+    after: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The step as a JSON object (one line of ``repairs.jsonl``)."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class CleanedDocument:
+    """Repaired page texts and the steps that made them."""
+
+    doc_id: str
+    pages: tuple[Page, ...]
+    steps: tuple[RepairStep, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The whole repaired text (``text.txt``), pages separated by a blank line."""
+        return "\n\n".join(page.text for page in self.pages if page.text)
+
+    def page_at(self, offset: int) -> int:
+        """The number of the page that character ``offset`` of :attr:`text` is on."""
+        start = 0
+        number = self.pages[0].number if self.pages else 0
+        for page in self.pages:
+            if not page.text:
+                continue
+            if start > offset:
+                break
+            number = page.number
+            start += len(page.text) + 2
+        return number
+
+
+@dataclass(frozen=True)
+class Block:
+    """A paragraph of cleaned text with its language label."""
+
+    page: int
+    #: Character offsets of the block in the document's cleaned text (``text.txt``).
+    start: int
+    end: int
+    text: str
+    language: str
+    #: What the label rests on: ``script``, ``langdetect``, ``neighbours`` (too short to
+    #: judge), ``island`` (one block between two of another language) or ``no-letters``.
+    evidence: str
+
+
+@dataclass(frozen=True)
+class Section:
+    """A run of consecutive blocks in one language."""
+
+    language: str
+    blocks: tuple[Block, ...] = field(repr=False)
+
+    @property
+    def text(self) -> str:
+        """The section's text, blocks separated by a blank line."""
+        return "\n\n".join(block.text for block in self.blocks)
+
+
+@dataclass(frozen=True)
+class Article:
+    """An article of a treaty text in one language."""
+
+    language: str
+    #: The number as printed (``XI``, ``26-A``) and its normalized key (``11``, ``26A``).
+    number: str
+    key: str
+    heading: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ArticlePair:
+    """An article of the pivot (English) text and its counterpart in another language."""
+
+    key: str
+    pivot: Article
+    other: Article
+
+
+@dataclass(frozen=True)
+class DocumentSummary:
+    """What happened to one document in a run."""
+
+    doc_id: str
+    relpath: str
+    status: Literal["done", "skipped", "failed"]
+    pages: int = 0
+    methods: dict[str, int] = field(default_factory=dict)
+    languages: tuple[str, ...] = ()
+    repairs: int = 0
+    pairs: dict[str, int] = field(default_factory=dict)
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as a JSON object."""
+        return asdict(self) | {"languages": list(self.languages)}

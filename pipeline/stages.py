@@ -1,0 +1,132 @@
+"""Each stage run on one document, with its outputs written to the staging folders.
+
+These are what the Prefect flow runs as tasks (``flows/run.py``) and what the CLI's
+stage commands use. The stage modules themselves stay pure: they map records to
+records and write nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict
+
+from pipeline.align import articles_by_language, pair_articles
+from pipeline.config import PIPELINE_VERSION, Settings
+from pipeline.export import pair_records, pairs_tsv
+from pipeline.ingest import ingest
+from pipeline.langsplit import label_blocks, sections_of
+from pipeline.records import (
+    Article,
+    ArticlePair,
+    CleanedDocument,
+    DocumentSummary,
+    IngestedDocument,
+    Section,
+    Source,
+)
+from pipeline.repair import repair
+from pipeline.store import DocumentOutput, jsonl, read_manifest
+
+__all__ = [
+    "finish",
+    "run_align",
+    "run_export",
+    "run_ingest",
+    "run_repair",
+    "run_split",
+    "run_structure",
+    "skipped",
+]
+
+
+def run_ingest(source: Source, settings: Settings, out: DocumentOutput) -> IngestedDocument:
+    """Read all pages; writes ``cleaned/<doc>/pages.jsonl``."""
+    document = ingest(source, settings)
+    out.write("cleaned", "pages.jsonl", jsonl(page.to_json() for page in document.pages))
+    return document
+
+
+def run_repair(document: IngestedDocument, out: DocumentOutput) -> CleanedDocument:
+    """Repair all pages; writes ``text.txt`` and the audit log ``repairs.jsonl``."""
+    cleaned = repair(document)
+    out.write("cleaned", "text.txt", cleaned.text + "\n" if cleaned.text else "")
+    out.write("cleaned", "repairs.jsonl", jsonl(step.to_json() for step in cleaned.steps))
+    return cleaned
+
+
+def run_split(cleaned: CleanedDocument, settings: Settings, out: DocumentOutput) -> list[Section]:
+    """Label blocks with languages; writes ``blocks.jsonl`` and ``sections.jsonl``."""
+    blocks = label_blocks(cleaned, settings)
+    sections = sections_of(blocks)
+    out.write("cleaned", "blocks.jsonl", jsonl(
+        {key: value for key, value in asdict(block).items() if key != "text"}
+        for block in blocks))
+    out.write("cleaned", "sections.jsonl", jsonl(
+        {"language": section.language, "start": section.blocks[0].start,
+         "end": section.blocks[-1].end, "pages": [section.blocks[0].page,
+                                                  section.blocks[-1].page],
+         "blocks": len(section.blocks)}
+        for section in sections))
+    return sections
+
+
+def run_structure(sections: list[Section], out: DocumentOutput) -> dict[str, list[Article]]:
+    """Find each language's articles; writes ``articles.jsonl``."""
+    articles = articles_by_language(sections)
+    out.write("cleaned", "articles.jsonl", jsonl(
+        {"language": a.language, "number": a.number, "key": a.key, "heading": a.heading,
+         "chars": len(a.text)}
+        for language_articles in articles.values() for a in language_articles))
+    return articles
+
+
+def run_align(
+    articles: dict[str, list[Article]], settings: Settings, out: DocumentOutput
+) -> dict[str, list[ArticlePair]]:
+    """Pair articles with the pivot language's; writes ``aligned/<doc>/pairs.jsonl``."""
+    pairs = pair_articles(articles, settings.pivot_language)
+    out.write("aligned", "pairs.jsonl", jsonl(pair_records(out.doc_id, pairs)))
+    return pairs
+
+
+def run_export(
+    pairs: dict[str, list[ArticlePair]], settings: Settings, out: DocumentOutput
+) -> dict[str, int]:
+    """Write one TSV per language pair; returns the number of pairs per language."""
+    pivot = settings.pivot_language
+    for language, language_pairs in pairs.items():
+        out.write("aligned", f"{pivot}-{language}.tsv", pairs_tsv(language_pairs, pivot, language))
+    return {language: len(language_pairs) for language, language_pairs in pairs.items()}
+
+
+def finish(
+    source: Source, cleaned: CleanedDocument, sections: list[Section],
+    counts: dict[str, int], out: DocumentOutput,
+) -> DocumentSummary:
+    """Publish the document's outputs with its manifest and return its summary."""
+    summary = DocumentSummary(
+        doc_id=source.doc_id,
+        relpath=source.relpath,
+        status="done",
+        pages=len(cleaned.pages),
+        methods=dict(Counter(page.method for page in cleaned.pages)),
+        languages=tuple(dict.fromkeys(s.language for s in sections if s.language != "other")),
+        repairs=len(cleaned.steps),
+        pairs=counts,
+    )
+    out.publish({
+        "doc_id": source.doc_id,
+        "source": source.relpath,
+        "sha256": source.sha256,
+        "pipeline_version": PIPELINE_VERSION,
+        "summary": summary.to_json(),
+    })
+    return summary
+
+
+
+def skipped(settings: Settings, source: Source) -> DocumentSummary:
+    """The summary of a document that is up to date, as its manifest recorded it."""
+    recorded = dict((read_manifest(settings, source.doc_id) or {}).get("summary", {}))
+    recorded.update(status="skipped", languages=tuple(recorded.get("languages", ())))
+    return DocumentSummary(**recorded)

@@ -1,0 +1,112 @@
+"""Where outputs go: atomic files and per-document folders that appear all at once.
+
+A document's outputs are written into hidden staging folders beside their final
+places (``cleaned/.staging-<doc>``, ``aligned/.staging-<doc>``) and swapped in by
+:meth:`DocumentOutput.publish` only when every stage has finished, so a crash or a
+failing stage never leaves a half-written document: the previous complete output
+(if any) stays. ``cleaned/<doc>/manifest.json`` is written last and records the
+content hash and pipeline version that :func:`is_up_to_date` compares.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from pipeline.config import PIPELINE_VERSION, Settings
+from pipeline.records import Source
+
+__all__ = ["MANIFEST", "DocumentOutput", "is_up_to_date", "read_manifest", "write_atomic"]
+
+MANIFEST = "manifest.json"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same folder, fsync and rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        Path(tmp).replace(path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def jsonl(records: Iterable[dict[str, Any]]) -> str:
+    """JSON Lines text: one compact object per line, keys in a stable order."""
+    return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+
+
+class DocumentOutput:
+    """The staging folders of one document and how to publish them."""
+
+    def __init__(self, settings: Settings, doc_id: str) -> None:
+        self.doc_id = doc_id
+        self._final = {"cleaned": settings.cleaned / doc_id, "aligned": settings.aligned / doc_id}
+        self._staging = {name: path.parent / f".staging-{doc_id}"
+                         for name, path in self._final.items()}
+        for path in (*self._final.values(), *self._staging.values()):
+            if path.parent not in (settings.cleaned, settings.aligned):
+                raise ValueError(f"document id {doc_id!r} would escape the data folders")
+
+    def start(self) -> None:
+        """Empty the staging folders (left-overs of an interrupted run are dropped)."""
+        for path in self._staging.values():
+            shutil.rmtree(path, ignore_errors=True)
+            path.mkdir(parents=True)
+
+    def write(self, folder: str, name: str, text: str) -> Path:
+        """Write one output file into the staging folder ``cleaned`` or ``aligned``."""
+        path = self._staging[folder] / name
+        write_atomic(path, text)
+        return path
+
+    def publish(self, manifest: dict[str, Any]) -> None:
+        """Write the manifest and swap the staging folders in, ``aligned`` first.
+
+        The manifest lives in ``cleaned``, which is swapped last: until it is in place,
+        :func:`is_up_to_date` sees the old manifest and the document is redone.
+        """
+        self.write("cleaned", MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
+        for name in ("aligned", "cleaned"):
+            final, staging = self._final[name], self._staging[name]
+            old = final.parent / f".old-{self.doc_id}"
+            shutil.rmtree(old, ignore_errors=True)
+            if final.exists():
+                final.rename(old)
+            staging.rename(final)
+            shutil.rmtree(old, ignore_errors=True)
+
+    def discard(self) -> None:
+        """Remove the staging folders after a failure; published outputs stay as they were."""
+        for path in self._staging.values():
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def read_manifest(settings: Settings, doc_id: str) -> dict[str, Any] | None:
+    """The manifest of a published document, or None."""
+    path = settings.cleaned / doc_id / MANIFEST
+    try:
+        return dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return None
+
+
+def is_up_to_date(settings: Settings, source: Source) -> bool:
+    """True if ``source`` was processed, with this content and pipeline version, to the end."""
+    manifest = read_manifest(settings, source.doc_id)
+    return (
+        manifest is not None
+        and manifest.get("sha256") == source.sha256
+        and manifest.get("pipeline_version") == PIPELINE_VERSION
+        and (settings.aligned / source.doc_id).is_dir()
+    )

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Install everything gazette needs, idempotently: Debian packages (Tesseract and its
+# language packs, Poppler, fonts) and a Python virtual environment in .venv with the
+# project and its development tools. Safe to run again: it only does what is missing.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  tesseract-ocr tesseract-ocr-eng tesseract-ocr-por tesseract-ocr-swe tesseract-ocr-hin
+  tesseract-ocr-script-deva tesseract-ocr-osd poppler-utils fonts-dejavu-core
+)
+PYTHON=${PYTHON:-python3}
+VENV=.venv
+STAMP="$VENV/.installed"
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: installing Debian packages needs root (run as root or with sudo)" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+want=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)
+if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then
+  exit 0
+fi
+echo "setup: installing Python packages into $VENV"
+[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+"$VENV/bin/python" -m pip install -q --upgrade pip
+"$VENV/bin/python" -m pip install -q -e '.[dev]'
+echo "$want" > "$STAMP"
+echo "setup: done"
