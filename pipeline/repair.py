@@ -11,6 +11,7 @@ log trustworthy.
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 
@@ -18,12 +19,21 @@ import ftfy
 
 from pipeline.records import CleanedDocument, IngestedDocument, Page, RepairStep
 
-__all__ = ["RULES", "RepairConfig", "diff_steps", "fix_with_ftfy", "repair", "undo"]
+__all__ = [
+    "RULES",
+    "RepairConfig",
+    "diff_steps",
+    "fix_with_ftfy",
+    "normalize_nfc",
+    "repair",
+    "undo",
+]
 
 #: ftfy as gazettes need it: typographic quotes are kept (translators want them),
-#: full-width characters are left alone, and text is NFC-normalized.
+#: full-width characters are left alone, and Unicode normalization is left to
+#: :func:`normalize_nfc`, so that the log tells the two apart.
 _FTFY_CONFIG = ftfy.TextFixerConfig(uncurl_quotes=False, fix_character_width=False,
-                                    explain=False)
+                                    normalization=None, explain=False)
 
 
 def fix_with_ftfy(text: str) -> str:
@@ -40,9 +50,22 @@ def fix_with_ftfy(text: str) -> str:
     return ftfy.fix_text(text, _FTFY_CONFIG)
 
 
+def normalize_nfc(text: str) -> str:
+    """Put text in Unicode Normalization Form C, the form every later stage expects.
+
+    >>> normalize_nfc("Conven\u0063\u0327\u0061\u0303o")  # c + cedilla, a + tilde
+    'Convenção'
+
+    In Devanagari NFC *decomposes* the nukta letters (U+095C ड़ becomes ड + ़), as
+    Unicode excludes them from composition; the text reads the same.
+    """
+    return unicodedata.normalize("NFC", text)
+
+
 #: The repair rules, in the order they run.
 RULES: dict[str, Callable[[str], str]] = {
     "ftfy": fix_with_ftfy,
+    "normalize_nfc": normalize_nfc,
 }
 
 
@@ -51,6 +74,7 @@ class RepairConfig:
     """Which rules run; one field per rule in :data:`RULES`, under the same name."""
 
     ftfy: bool = True
+    normalize_nfc: bool = True
 
     def enabled(self) -> list[str]:
         """Names of the rules switched on, in the order they run."""

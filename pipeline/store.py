@@ -50,13 +50,12 @@ class DocumentOutput:
     """The staging folders of one document and how to publish them."""
 
     def __init__(self, settings: Settings, doc_id: str) -> None:
+        if not doc_id or doc_id.startswith(".") or any(ch in doc_id for ch in "/\\\0"):
+            raise ValueError(f"document id {doc_id!r} would escape the data folders")
         self.doc_id = doc_id
         self._final = {"cleaned": settings.cleaned / doc_id, "aligned": settings.aligned / doc_id}
         self._staging = {name: path.parent / f".staging-{doc_id}"
                          for name, path in self._final.items()}
-        for path in (*self._final.values(), *self._staging.values()):
-            if path.parent not in (settings.cleaned, settings.aligned):
-                raise ValueError(f"document id {doc_id!r} would escape the data folders")
 
     def start(self) -> None:
         """Empty the staging folders (left-overs of an interrupted run are dropped)."""

@@ -1,0 +1,87 @@
+"""The main job end to end: `gazette run` (a real Prefect flow) on real samples."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+
+GAZETTE = Path(sys.executable).parent / "gazette"
+
+
+def gazette(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    return subprocess.run([str(GAZETTE), *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=900, check=False)
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes()
+            for folder in ("cleaned", "aligned") for p in sorted((root / folder).rglob("*"))
+            if p.is_file()}
+
+
+@pytest.mark.slow
+def test_run_processes_samples_reports_failures_and_skips_unchanged(tmp_path: Path):
+    raw = tmp_path / "raw" / "samples"
+    raw.mkdir(parents=True)
+    for name in ("002_9382d4ae2bbb4b06.txt", "scan_protocol_brazil_japan_1978_en.pdf",
+                 "textlayer_protocol_brazil_sweden_pt_en.pdf"):
+        shutil.copy(SAMPLES / name, raw / name)
+    (raw / "broken.pdf").write_text("<html>not a PDF</html>", encoding="utf-8")
+
+    first = gazette("run", cwd=tmp_path)
+    assert first.returncode == 1, first.stderr  # one document failed, the others ran
+    assert "3 processed, 0 unchanged (no stage work), 1 failed" in first.stdout
+    assert "samples/broken.pdf failed: cannot open PDF" in first.stdout
+
+    docs = {"002_9382d4ae2bbb4b06", "scan_protocol_brazil_japan_1978_en",
+            "textlayer_protocol_brazil_sweden_pt_en"}
+    assert {p.name for p in (tmp_path / "cleaned").iterdir()} == docs  # nothing half-written
+    assert {p.name for p in (tmp_path / "aligned").iterdir()} == docs
+
+    pages = [json.loads(line) for line in (
+        tmp_path / "cleaned" / "scan_protocol_brazil_japan_1978_en" / "pages.jsonl"
+    ).read_text(encoding="utf-8").splitlines()]
+    assert {page["method"] for page in pages} == {"ocr"}
+    assert "Contracting State" in pages[0]["text"]
+
+    tsv = (tmp_path / "aligned" / "002_9382d4ae2bbb4b06" / "en-sv.tsv").read_text(
+        encoding="utf-8").splitlines()
+    assert tsv[0] == "article\ten\tsv" and len(tsv) == 16
+    assert tsv[1 + 14].startswith("14\tARTICLE 14") and "\tARTIKEL 14" in tsv[15]
+    pt = (tmp_path / "aligned" / "textlayer_protocol_brazil_sweden_pt_en" / "en-pt.tsv")
+    assert [row.split("\t")[0] for row in pt.read_text(encoding="utf-8").splitlines()] == [
+        "article", "preamble", "1", "2", "3"]
+
+    outputs = snapshot(tmp_path)
+    second = gazette("run", cwd=tmp_path)
+    assert "0 processed, 3 unchanged (no stage work), 1 failed" in second.stdout
+    # only the broken file is tried again; no stage runs for the unchanged documents
+    assert "Task run 'repair" not in second.stderr + second.stdout
+    assert snapshot(tmp_path) == outputs
+
+    forced = gazette("run", "--force", cwd=tmp_path)
+    assert "3 processed" in forced.stdout
+    assert snapshot(tmp_path) == outputs  # deterministic, byte for byte
+
+
+def test_stage_commands(tmp_path: Path):
+    split = gazette("split", str(SAMPLES / "002_9382d4ae2bbb4b06.txt"), cwd=tmp_path)
+    assert split.returncode == 0, split.stderr
+    assert "en articles: preamble 1 2 3 4 5 6 7 8 9 10 11 12 13 14" in split.stdout
+
+    pdf = SAMPLES / "textlayer_protocol_brazil_sweden_pt_en.pdf"
+    ingest = gazette("ingest", "--json", str(pdf), cwd=tmp_path)
+    assert [json.loads(line)["method"] for line in ingest.stdout.splitlines()] == [
+        "text-layer", "text-layer"]
+
+    for command in ("align", "export"):
+        result = gazette(command, "a", "b", cwd=tmp_path)
+        assert result.returncode == 2 and "not yet implemented" in result.stdout

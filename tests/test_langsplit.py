@@ -1,0 +1,80 @@
+"""Language split: restricted, seeded labels; sections found on real seeds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+
+from pipeline.config import Settings
+from pipeline.ingest import ingest, source_for
+from pipeline.langsplit import _factory, detect_language, label_blocks, sections_of
+from pipeline.records import Block
+from pipeline.repair import repair
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("O presente Protocolo entrará em vigor na data da última notificação.", "pt"),
+    ("This Protocol shall enter into force on the date of the later notification.", "en"),
+    ("Detta protokoll träder i kraft den dag då den senare underrättelsen mottas.", "sv"),
+    ("यह प्रोटोकॉल बाद वाली अधिसूचना की तारीख को प्रवृत्त होगा।", "hi"),
+])
+def test_detects_the_four_languages(settings: Settings, text: str, expected: str):
+    assert detect_language(text, settings)[0] == expected
+
+
+def test_only_configured_languages_come_back(settings: Settings):
+    # Unrestricted, langdetect calls this German.
+    assert detect_language("DIÁRIO OFICIAL DA UNIÃO REPÚBLICA FEDERATIVA DO BRASIL IMPRENSA "
+                           "NACIONAL", settings)[0] in settings.languages
+    assert detect_language("1988 2013 26 39", settings) == ("other", "no-letters")
+
+
+def test_labels_are_deterministic(settings: Settings):
+    ambiguous = "Konvention convenção convention artikel artigo article imposto skatt tax"
+    labels = set()
+    for _ in range(5):
+        _factory.cache_clear()
+        labels.add(detect_language(ambiguous * 3, settings))
+    assert len(labels) == 1
+
+
+def test_islands_and_short_blocks_take_neighbours_language():
+    def block(language: str, evidence: str = "langdetect") -> Block:
+        return Block(page=1, start=0, end=1, text="x", language=language, evidence=evidence)
+
+    sections = sections_of([block("pt"), block("sv"), block("pt"), block("en"), block("en")])
+    assert [(s.language, len(s.blocks)) for s in sections] == [("pt", 3), ("en", 2)]
+    assert sections[0].blocks[1].evidence == "island"
+
+
+def sections(name: str, settings: Settings) -> list[tuple[str, int]]:
+    cleaned = repair(ingest(source_for(SAMPLES / name), settings))
+    return [(s.language, len(s.text)) for s in sections_of(label_blocks(cleaned, settings))]
+
+
+def test_seed_002_is_portuguese_english_swedish(settings: Settings):
+    found = sections("002_9382d4ae2bbb4b06.txt", settings)
+    assert [language for language, _ in found] == ["pt", "en", "sv"]
+
+
+def test_seed_003_hindi_then_english(settings: Settings):
+    found = [lang for lang, size in sections("003_0e74b7595024bb83.txt", settings)
+             if size > 5000]
+    assert found == ["hi", "en"]
+
+
+def test_bench_figures_hold(shared: Path):
+    """The language-split benchmark's figures (BENCHMARKS.md) do not regress."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from langsplit_seeds import accuracy, gold_spans
+
+    gold = gold_spans(shared / "gold" / "seed-languages.tsv", shared / "seeds")
+    for name, floor in {"000_2a61d363becf8d44.txt": 0.99, "001_92f44dad33fafe9c.txt": 1.0,
+                        "002_9382d4ae2bbb4b06.txt": 0.99, "004_5572047d3d386aa9.txt": 1.0,
+                        "003_0e74b7595024bb83.txt": 0.98}.items():
+        share, _ = accuracy(shared / "seeds" / name, gold[name])
+        assert share >= floor, f"{name}: {share:.2%}"

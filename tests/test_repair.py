@@ -1,0 +1,95 @@
+"""Repair: clean text stays as it is, mojibake is fixed, every change is logged and undoable."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+
+from pipeline.records import IngestedDocument, Page, Source
+from pipeline.repair import RULES, RepairConfig, repair, undo
+
+
+def document(*texts: str) -> IngestedDocument:
+    source = Source(path=Path("x.txt"), relpath="x.txt", doc_id="x", kind="text", sha256="")
+    pages = tuple(Page(number=i, method="text-dump", reason="", text=t)
+                  for i, t in enumerate(texts, start=1))
+    return IngestedDocument(source=source, pages=pages)
+
+
+def mojibake(text: str) -> str:
+    return text.encode("utf-8").decode("cp1252")
+
+
+def test_config_mirrors_rules():
+    assert [f.name for f in fields(RepairConfig)] == list(RULES)
+
+
+def test_mojibake_is_fixed_and_logged():
+    original = f"O Governo da {mojibake('República')} e a {mojibake('Suécia')}, “a Convenção”"
+    cleaned = repair(document("intact", original))
+    assert cleaned.pages[1].text == "O Governo da República e a Suécia, “a Convenção”"
+    assert [(s.rule, s.page, s.before, s.after) for s in cleaned.steps] == [
+        ("ftfy", 2, mojibake("República"), "República"),
+        ("ftfy", 2, mojibake("Suécia"), "Suécia"),
+    ]
+    assert original[cleaned.steps[0].offset:].startswith(mojibake("República"))
+
+
+def test_undo_restores_the_original():
+    original = f"{mojibake('tributação')} &amp; {mojibake('evasão')}\r\nfiscal"
+    cleaned = repair(document(original))
+    assert cleaned.steps
+    assert undo(cleaned.pages[0].text, cleaned.steps) == original
+
+
+def test_repair_is_idempotent():
+    once = repair(document(mojibake("Convenção destinada a evitar")))
+    twice = repair(IngestedDocument(source=document().source, pages=once.pages))
+    assert twice.pages == once.pages and twice.steps == ()
+
+
+def test_rule_can_be_switched_off():
+    text = mojibake("Convenção")
+    cleaned = repair(document(text), RepairConfig(ftfy=False))
+    assert cleaned.pages[0].text == text and cleaned.steps == ()
+
+
+@pytest.mark.parametrize("name", ["001_92f44dad33fafe9c.txt", "002_9382d4ae2bbb4b06.txt",
+                                  "003_0e74b7595024bb83.txt"])
+def test_seeds_are_not_made_worse(name: str):
+    """No rule yet touches the seeds' real garbage, so nothing may change at all."""
+    text = (SAMPLES / name).read_text(encoding="utf-8")
+    assert repair(document(text)).steps == ()
+
+
+@pytest.mark.parametrize("name", ["eng", "por", "por-BR", "swe", "hin"])
+def test_clean_ntrex_text_changes_only_by_nfc(shared: Path, name: str):
+    """Clean text comes out identical except for the documented NFC normalization."""
+    lines = (shared / "corpora" / "ntrex-dev" / f"ntrex-dev.{name}.txt").read_text(
+        encoding="utf-8").splitlines()
+    cleaned = repair(document(*lines))
+    assert {step.rule for step in cleaned.steps} <= {"normalize_nfc"}
+    assert [p.text for p in cleaned.pages] == [unicodedata.normalize("NFC", t) for t in lines]
+
+
+def dgt_segments(tmx: Path, language: str) -> list[str]:
+    """The segments of one language (``EN-GB``, ``PT-PT``, ``SV-SE``) of a DGT TMX file."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(tmx.read_bytes().decode("utf-16"))
+    return [tuv.findtext("seg") or "" for tuv in root.iter("tuv")
+            if tuv.get("lang") == language]
+
+
+@pytest.mark.parametrize("language", ["EN-GB", "PT-PT", "SV-SE"])
+def test_clean_dgt_segments_change_only_by_nfc(shared: Path, language: str):
+    segments = dgt_segments(shared / "corpora" / "dgt-decisions" / "22019D0391.tmx", language)
+    assert len(segments) > 10
+    cleaned = repair(document(*segments))
+    assert {step.rule for step in cleaned.steps} <= {"normalize_nfc"}
+    assert [p.text for p in cleaned.pages] == [
+        unicodedata.normalize("NFC", s) for s in segments]

@@ -1,0 +1,55 @@
+"""Store: atomic files, all-or-nothing publication, safe folder names."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.config import Settings
+from pipeline.records import Source
+from pipeline.store import DocumentOutput, is_up_to_date, read_manifest, write_atomic
+
+
+def test_write_atomic_leaves_no_temporary_file(tmp_path):
+    path = tmp_path / "a" / "out.txt"
+    write_atomic(path, "first")
+    write_atomic(path, "second")
+    assert path.read_text() == "second"
+    assert [p.name for p in path.parent.iterdir()] == ["out.txt"]
+
+
+def test_publish_swaps_in_whole_folders(settings: Settings):
+    out = DocumentOutput(settings, "doc")
+    out.start()
+    out.write("cleaned", "text.txt", "v1")
+    out.write("aligned", "en-pt.tsv", "v1")
+    assert not (settings.cleaned / "doc").exists()  # nothing visible before publish
+    out.publish({"sha256": "1"})
+    assert (settings.cleaned / "doc" / "text.txt").read_text() == "v1"
+    assert read_manifest(settings, "doc") == {"sha256": "1"}
+
+    again = DocumentOutput(settings, "doc")
+    again.start()
+    again.write("cleaned", "text.txt", "v2")
+    again.discard()  # a failed re-run
+    assert (settings.cleaned / "doc" / "text.txt").read_text() == "v1"
+    assert sorted(p.name for p in settings.cleaned.iterdir()) == ["doc"]
+
+
+def test_up_to_date_needs_same_hash_and_version(settings: Settings):
+    from pipeline.config import PIPELINE_VERSION
+
+    source = Source(path=settings.raw / "a.txt", relpath="a.txt", doc_id="a", kind="text",
+                    sha256="abc")
+    assert not is_up_to_date(settings, source)
+    out = DocumentOutput(settings, "a")
+    out.start()
+    out.publish({"sha256": "abc", "pipeline_version": PIPELINE_VERSION})
+    assert is_up_to_date(settings, source)
+    changed = Source(path=source.path, relpath="a.txt", doc_id="a", kind="text", sha256="def")
+    assert not is_up_to_date(settings, changed)
+
+
+@pytest.mark.parametrize("doc_id", ["../escape", "a/b", ".."])
+def test_document_ids_cannot_escape_the_data_folders(settings: Settings, doc_id: str):
+    with pytest.raises(ValueError, match="escape"):
+        DocumentOutput(settings, doc_id)

@@ -1,0 +1,74 @@
+"""Structure and article pairing: heading variants, the sequence rule, real seeds."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import SAMPLES
+
+from pipeline.align import articles_by_language, pair_articles
+from pipeline.config import Settings
+from pipeline.ingest import ingest, source_for
+from pipeline.langsplit import label_blocks, sections_of
+from pipeline.records import Block, Section
+from pipeline.repair import repair
+from pipeline.structure import PREAMBLE, articles_of, find_headings, normalize_number
+
+
+@pytest.mark.parametrize(("text", "numbers"), [
+    ("ARTIGO 1 a ARTIGO 2 b", ["1", "2"]),
+    ("Artigo 1.o a Artigo 2º b", ["1", "2"]),
+    ("Article 1 a\nArticle 2 b", ["1", "2"]),
+    ("ARTIKEL 1 a ARTIKEL 2 b", ["1", "2"]),
+    ("अनुच्छेद 1 क अनुच्छेद 2 ख", ["1", "2"]),
+    ("ARTIGO 1 a ARTIGO 2 b ARTIGO 2A c ARTIGO 3", ["1", "2", "2A", "3"]),
+])
+def test_heading_variants(text: str, numbers: list[str]):
+    assert [h.number for h in find_headings(text)] == numbers
+
+
+def test_references_and_quoted_articles_do_not_open_articles():
+    text = ('ARTIGO 1 O Artigo 3 da Convenção será substituído: "ARTIGO 2 Impostos visados" '
+            "ARTIGO 2 Texto. O Article 9 shall be deleted.")
+    second = text.index("ARTIGO 2 Texto")
+    assert [(h.number, h.start) for h in find_headings(text)] == [("1", 0), ("2", second)]
+
+
+def test_lowercase_headings_ignored_when_capitalised_ones_exist():
+    text = "ARTICLE 1 Article 2 of the Convention is deleted. ARTICLE 2 End."
+    assert [h.start for h in find_headings(text)] == [0, 50]
+
+
+@pytest.mark.parametrize(("printed", "key"), [
+    ("XI", "11"), ("XXIV", "24"), ("IV", "4"), ("26-A", "26A"), ("27A", "27A"), ("3", "3")])
+def test_normalize_number(printed: str, key: str):
+    assert normalize_number(printed) == key
+
+
+def test_preamble_and_articles_of_a_section():
+    text = "PROTOCOL The Governments agree: ARTICLE 1 Scope. ARTICLE 2 Entry into force."
+    section = Section("en", (Block(1, 0, len(text), text, "en", "langdetect"),))
+    articles = articles_of(section)
+    assert [(a.key, a.text) for a in articles] == [
+        (PREAMBLE, "PROTOCOL The Governments agree:"),
+        ("1", "ARTICLE 1 Scope."),
+        ("2", "ARTICLE 2 Entry into force."),
+    ]
+
+
+def test_seed_002_pairs_fourteen_articles_in_each_language():
+    settings = Settings.for_root(SAMPLES)
+    cleaned = repair(ingest(source_for(SAMPLES / "002_9382d4ae2bbb4b06.txt"), settings))
+    articles = articles_by_language(sections_of(label_blocks(cleaned, settings)))
+    expected = [PREAMBLE] + [str(n) for n in range(1, 15)]
+    assert {lang: [a.key for a in found] for lang, found in articles.items()} == {
+        "pt": expected, "en": expected, "sv": expected}
+    pairs = pair_articles(articles, "en")
+    assert {lang: len(found) for lang, found in pairs.items()} == {"pt": 15, "sv": 15}
+    seventh = pairs["sv"][7]
+    assert seventh.pivot.heading == "ARTICLE 7" and seventh.other.heading == "ARTIKEL 7"
+
+
+def test_no_pivot_no_pairs():
+    text = "ARTIGO 1 a ARTIGO 2 b"
+    section = Section("pt", (Block(1, 0, len(text), text, "pt", "langdetect"),))
+    assert pair_articles(articles_by_language([section]), "en") == {}
