@@ -1,21 +1,28 @@
-"""Language-split accuracy on the seeds: share of characters labelled as the gold says.
+"""Language-split accuracy: share of characters labelled as the gold says.
+
+1. The seeds, against ../shared/gold/seed-languages.tsv.
+2. Mixtures built from the NTREX dev files: blocks of 1–5 consecutive lines of one
+   language (eng, por, por-BR, swe, hin), shuffled together with a fixed seed, as
+   paragraphs of one text.
 
 Gold: ../shared/gold/seed-languages.tsv (line ranges, or char ranges on one line).
-Characters the gold marks ``hi-unreadable`` count as right when labelled ``hi`` or
-``other``; whitespace between blocks is not counted.
+Characters the gold marks ``hi-unreadable`` count as right when labelled ``hi``,
+``other`` or ``unreadable``; whitespace between blocks is not counted.
 
-    .venv/bin/python bench/langsplit_seeds.py [--shared ../shared]
+    .venv/bin/python bench/langsplit_seeds.py [--shared ../shared] [--mixtures 20]
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from pathlib import Path
 
 from pipeline.config import Settings
 from pipeline.ingest import ingest, source_for
-from pipeline.langsplit import label_blocks
+from pipeline.langsplit import label_blocks, sections_of
+from pipeline.records import CleanedDocument, Page
 from pipeline.repair import repair
 
 
@@ -51,11 +58,11 @@ def accuracy(seed: Path, spans: list[tuple[int, int, str]]) -> tuple[float, int]
     if any(len(step.before) != len(step.after) for step in cleaned.steps):
         raise SystemExit(f"{seed.name}: repairs shift offsets; gold mapping not implemented")
     labels = [""] * len(cleaned.text)
-    for block in label_blocks(cleaned, settings):
+    for block in (b for s in sections_of(label_blocks(cleaned, settings)) for b in s.blocks):
         labels[block.start:block.end] = [block.language] * (block.end - block.start)
     right = total = 0
     for start, end, language in spans:
-        accepted = {"hi", "other"} if language == "hi-unreadable" else {language}
+        accepted = {"hi", "other", "unreadable"} if language == "hi-unreadable" else {language}
         for position in range(start, min(end, len(cleaned.text))):
             if cleaned.text[position].isspace() or not labels[position]:
                 continue
@@ -64,9 +71,51 @@ def accuracy(seed: Path, spans: list[tuple[int, int, str]]) -> tuple[float, int]
     return right / total, total
 
 
+NTREX_LANGUAGES = {"eng": "en", "por": "pt", "por-BR": "pt", "swe": "sv", "hin": "hi"}
+
+
+def mixture(ntrex: Path, seed: int) -> tuple[str, list[tuple[int, int, str]]]:
+    """One shuffled mixture of NTREX blocks and its gold spans."""
+    rng = random.Random(seed)
+    lines = {name: (ntrex / f"ntrex-dev.{name}.txt").read_text(encoding="utf-8").splitlines()
+             for name in NTREX_LANGUAGES}
+    blocks = []
+    for name in NTREX_LANGUAGES:
+        for _ in range(4):
+            size = rng.randint(1, 5)
+            first = rng.randrange(len(lines[name]) - size)
+            blocks.append((" ".join(lines[name][first:first + size]), NTREX_LANGUAGES[name]))
+    rng.shuffle(blocks)
+    text, spans = "", []
+    for block, language in blocks:
+        if text:
+            text += "\n\n"
+        spans.append((len(text), len(text) + len(block), language))
+        text += block
+    return text, spans
+
+
+def mixture_accuracy(text: str, spans: list[tuple[int, int, str]]) -> tuple[int, int]:
+    """Right and total non-space characters of one mixture."""
+    settings = Settings.for_root(Path())
+    page = Page(number=1, method="text-dump", reason="mixture", text=text)
+    cleaned = CleanedDocument(doc_id="mixture", pages=(page,))
+    labels = [""] * len(text)
+    for block in (b for s in sections_of(label_blocks(cleaned, settings)) for b in s.blocks):
+        labels[block.start:block.end] = [block.language] * (block.end - block.start)
+    right = total = 0
+    for start, end, language in spans:
+        for position in range(start, end):
+            if not text[position].isspace():
+                total += 1
+                right += labels[position] == language
+    return right, total
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--shared", type=Path, default=Path("../shared"))
+    parser.add_argument("--mixtures", type=int, default=20)
     args = parser.parse_args()
     seeds = args.shared / "seeds"
     print("| seed | characters | labelled right |")
@@ -74,6 +123,11 @@ def main() -> int:
     for name, spans in gold_spans(args.shared / "gold" / "seed-languages.tsv", seeds).items():
         share, total = accuracy(seeds / name, spans)
         print(f"| {name} | {total} | {share:.2%} |")
+    right = total = 0
+    for seed in range(args.mixtures):
+        r, t = mixture_accuracy(*mixture(args.shared / "corpora" / "ntrex-dev", seed))
+        right, total = right + r, total + t
+    print(f"| NTREX mixtures ({args.mixtures} × 20 blocks) | {total} | {right / total:.2%} |")
     return 0
 
 

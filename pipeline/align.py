@@ -20,7 +20,7 @@ def articles_by_language(sections: list[Section]) -> dict[str, list[Article]]:
     """The articles of each language, from all its sections, first occurrence of a key kept."""
     result: dict[str, list[Article]] = {}
     for section in sections:
-        if section.language == "other":
+        if section.language in ("other", "unreadable"):
             continue
         seen = {article.key for article in result.get(section.language, [])}
         for article in articles_of(section):

@@ -47,6 +47,10 @@ class Settings:
     langdetect_seed: int = 0
     #: Blocks with fewer letters than this take the language of their neighbours.
     min_block_letters: int = 40
+    #: A block with fewer of its characters in known words than this is junk-like ...
+    min_readable_share: float = 0.5
+    #: ... and this many junk-like blocks in a row are labelled ``unreadable``.
+    min_unreadable_run: int = 3
 
     #: Rasterization resolution for OCR.
     ocr_dpi: int = 300

@@ -3,7 +3,8 @@
 A block is a paragraph of cleaned text (text between blank lines). Devanagari
 script decides Hindi; other blocks are labelled by langdetect restricted to the
 configured languages and seeded, so the same text always gets the same label.
-Blocks too short to judge take the language of their neighbours. Consecutive
+Runs of OCR junk are labelled ``unreadable``. Blocks too short to judge take the
+language of their neighbours. Consecutive
 blocks of one language form a :class:`~pipeline.records.Section`.
 """
 
@@ -20,11 +21,14 @@ from langdetect.detector_factory import PROFILES_DIRECTORY, DetectorFactory
 from langdetect.lang_detect_exception import LangDetectException
 
 from pipeline.config import Settings
+from pipeline.lexicon import readable_share
 from pipeline.records import Block, CleanedDocument, Section
 
 __all__ = ["detect_language", "label_blocks", "sections_of", "split_blocks"]
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
+_WORD_OR_SYMBOLS = re.compile(r"\S+")
+_PARENTHESES = re.compile(r"\([^()]*\)")
 #: The space after a sentence-final mark (the mark stays with its sentence).
 _SENTENCE_END = re.compile(r"(?<=[.!?।])\s+")
 
@@ -50,10 +54,49 @@ def split_blocks(text: str, max_chars: int = 1500) -> list[tuple[int, int]]:
         chunk = text[start:end]
         if chunk.strip():
             lead = len(chunk) - len(chunk.lstrip())
-            spans.extend(_cut_long(text, start + lead, start + len(chunk.rstrip()), max_chars))
+            for a, b in _cut_at_script_changes(text, start + lead, start + len(chunk.rstrip())):
+                spans.extend(_cut_long(text, a, b, max_chars))
         if match:
             start = match.end()
     return spans
+
+
+def _cut_at_script_changes(
+    text: str, start: int, end: int, min_words: int = 5
+) -> list[tuple[int, int]]:
+    """Cut ``text[start:end]`` where Devanagari words give way to Latin ones or back.
+
+    Only a change between runs of at least ``min_words`` words of each script counts,
+    so a Latin abbreviation inside Hindi text does not cut it.
+
+    >>> t = "भारत गणराज्य की सरकार तथा चीन जनवादी MINISTRY OF FINANCE (Department of Revenue)"
+    >>> [t[a:b] for a, b in _cut_at_script_changes(t, 0, len(t))]
+    ['भारत गणराज्य की सरकार तथा चीन जनवादी', 'MINISTRY OF FINANCE (Department of Revenue)']
+    """
+    runs: list[list[re.Match[str]]] = []  # consecutive words of one script
+    for word in _WORD_OR_SYMBOLS.finditer(text, start, end):
+        script = _script_of(word.group())
+        if script is None:
+            continue
+        if runs and _script_of(runs[-1][0].group()) == script:
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+    cuts = [start]
+    long_runs = [run for run in runs if len(run) >= min_words]
+    for before, after in itertools.pairwise(long_runs):
+        if _script_of(before[0].group()) != _script_of(after[0].group()):
+            cuts.append(after[0].start())
+    cuts.append(end)
+    return [(a, a + len(text[a:b].rstrip())) for a, b in itertools.pairwise(cuts)
+            if text[a:b].strip()]
+
+
+def _script_of(word: str) -> str | None:
+    letters = _letters(word)
+    if not letters:
+        return None
+    return "devanagari" if _is_devanagari(letters[0]) else "latin"
 
 
 def _cut_long(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
@@ -117,6 +160,11 @@ def detect_language(text: str, settings: Settings) -> tuple[str, str]:
         return "hi", "script"
     if len(letters) < settings.min_block_letters:
         return "other", "neighbours"
+    # Treaties quote foreign terms in parentheses: "o imposto nacional sobre a renda
+    # (den statliga inkomstskatten)". Judge the text around them where there is enough.
+    outside = _PARENTHESES.sub(" ", text)
+    if len(_letters(outside)) >= settings.min_block_letters:
+        text = outside
     latin_langs = tuple(lang for lang in settings.languages if lang != "hi")
     detector = _factory(latin_langs, settings.langdetect_seed).create()
     detector.append(unicodedata.normalize("NFC", text))
@@ -138,17 +186,42 @@ def label_blocks(document: CleanedDocument, settings: Settings) -> list[Block]:
         language, evidence = detect_language(text[start:end], settings)
         blocks.append(Block(page=document.page_at(start), start=start, end=end,
                             text=text[start:end], language=language, evidence=evidence))
-    return _inherit_from_neighbours(blocks)
+    return _inherit_from_neighbours(_mark_unreadable(blocks, settings))
+
+
+def _mark_unreadable(blocks: list[Block], settings: Settings) -> list[Block]:
+    """Label runs of junk blocks ``unreadable`` (evidence ``junk``).
+
+    A block is junk-like when few of its characters are in known words
+    (:func:`~pipeline.lexicon.readable_share` below ``Settings.min_readable_share``),
+    as on Hindi pages OCR'd with a Latin model. A lone such block is usually a date
+    or a decree number, so only runs of ``Settings.min_unreadable_run`` count.
+    """
+    latin = tuple(lang for lang in settings.languages if lang != "hi")
+    junk = [block.evidence != "script"
+            and readable_share(block.text, latin) < settings.min_readable_share
+            for block in blocks]
+    result = list(blocks)
+    for is_junk, group in itertools.groupby(range(len(blocks)), key=lambda i: junk[i]):
+        run = list(group)
+        if is_junk and len(run) >= settings.min_unreadable_run:
+            for i in run:
+                result[i] = replace(blocks[i], language="unreadable", evidence="junk")
+    return result
+
+
+#: Evidence that decides a block's label by itself.
+_JUDGED = ("script", "langdetect", "junk")
 
 
 def _inherit_from_neighbours(blocks: list[Block]) -> list[Block]:
-    judged = [b.language for b in blocks if b.evidence in ("script", "langdetect")]
+    judged = [b.language for b in blocks if b.evidence in _JUDGED]
     if not judged:
         return blocks
     current = judged[0]
     result = []
     for block in blocks:
-        if block.evidence in ("script", "langdetect"):
+        if block.evidence in _JUDGED:
             current = block.language
             result.append(block)
         else:
@@ -156,17 +229,21 @@ def _inherit_from_neighbours(blocks: list[Block]) -> list[Block]:
     return result
 
 
-def sections_of(blocks: list[Block]) -> list[Section]:
+def sections_of(blocks: list[Block], max_island_letters: int = 100) -> list[Section]:
     """Group consecutive blocks of the same language into sections.
 
-    A single block whose neighbours on both sides are in another, common language
-    (a list of foreign tax names quoted in a Portuguese article, say) is taken to be
-    in that language, with evidence ``island``.
+    A single short block (fewer than ``max_island_letters`` letters, not Devanagari)
+    whose neighbours
+    on both sides are in another, common language (a heading or a list of foreign
+    tax names in a Portuguese article, say) is taken to be in that language, with
+    evidence ``island``.
     """
     runs = [list(group) for _, group in itertools.groupby(blocks, key=lambda b: b.language)]
     for index in range(1, len(runs) - 1):
         before, island, after = runs[index - 1], runs[index], runs[index + 1]
-        if len(island) == 1 and before[-1].language == after[0].language:
+        if (len(island) == 1 and before[-1].language == after[0].language
+                and island[0].evidence != "script"
+                and len(_letters(island[0].text)) < max_island_letters):
             runs[index] = [replace(island[0], language=before[-1].language, evidence="island")]
     relabelled = [block for run in runs for block in run]
     return [

@@ -130,7 +130,8 @@ class Block:
     text: str
     language: str
     #: What the label rests on: ``script``, ``langdetect``, ``neighbours`` (too short to
-    #: judge), ``island`` (one block between two of another language) or ``no-letters``.
+    #: judge), ``island`` (one block between two of another language), ``junk`` (in a run
+    #: of OCR junk: language ``unreadable``) or ``no-letters``.
     evidence: str
 
 
