@@ -46,7 +46,7 @@ def process_document(source: Source, settings: Settings) -> DocumentSummary:
         document = ingest_task(source, settings, out)
         cleaned = repair_task(document, out)
         sections = split_task(cleaned, settings, out)
-        articles = structure_task(sections, out)
+        articles = structure_task(sections, cleaned, out)
         pairs = align_task(articles, settings, out)
         counts = export_task(pairs, settings, out)
         return stages.finish(source, cleaned, sections, counts, out)

@@ -118,23 +118,36 @@ def clean(
 
 
 @app.command()
-def split(file: FileArgument) -> None:
-    """Ingest, repair and split one file; print its language sections and articles."""
-    from pipeline.align import articles_by_language
+def split(
+    file: FileArgument,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the structure as JSON.")]
+    = False,
+) -> None:
+    """Ingest, repair and split one file; print its language sections and article outline."""
     from pipeline.ingest import ingest as ingest_file
     from pipeline.ingest import source_for
     from pipeline.langsplit import label_blocks, sections_of
     from pipeline.repair import repair
+    from pipeline.structure import structure_json, structure_of
 
     settings = Settings.for_root(Path())
     cleaned = _or_exit(lambda: repair(ingest_file(source_for(file), settings)))
     sections = sections_of(label_blocks(cleaned, settings))
+    articles = structure_of(sections, cleaned.text)
+    if as_json:
+        typer.echo(json.dumps(structure_json(sections, articles), ensure_ascii=False, indent=1))
+        return
     for section in sections:
-        console.print(f"{section.language}: {len(section.blocks)} block(s), "
-                      f"characters {section.blocks[0].start}–{section.blocks[-1].end}")
-    for language, articles in articles_by_language(sections).items():
-        keys = " ".join(article.key for article in articles)
-        console.print(f"{language} articles: {keys}")
+        console.print(f"[bold]{section.language}[/bold]: characters {section.start}–"
+                      f"{section.end}, pages {section.blocks[0].page}–{section.blocks[-1].page}")
+    for language, found in articles.items():
+        console.print(f"[bold]{language} articles:[/bold] "
+                      + " ".join(a.key for a in found if a.level == 1))
+        for article in found:
+            indent = "    " * article.level
+            label = article.heading or article.key
+            console.print(f"{indent}{label}: {len(article.sentences)} sentence(s), "
+                          f"{len(article.units)} unit(s)", highlight=False)
 
 
 def _not_yet(name: str, issue: str) -> None:

@@ -26,6 +26,7 @@ __all__ = [
     "Section",
     "Source",
     "SourceKind",
+    "Unit",
 ]
 
 PageMethod = Literal["text-dump", "text-layer", "ocr", "failed"]
@@ -143,21 +144,49 @@ class Section:
     blocks: tuple[Block, ...] = field(repr=False)
 
     @property
-    def text(self) -> str:
-        """The section's text, blocks separated by a blank line."""
-        return "\n\n".join(block.text for block in self.blocks)
+    def start(self) -> int:
+        """Offset of the section in the document's cleaned text."""
+        return self.blocks[0].start
+
+    @property
+    def end(self) -> int:
+        """End offset (exclusive) of the section in the document's cleaned text."""
+        return self.blocks[-1].end
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A numbered paragraph (``1.``) or an item (``a)``, ``(ii)``) inside an article."""
+
+    kind: Literal["paragraph", "item"]
+    label: str
+    #: Offset of the label in the document's cleaned text.
+    start: int
 
 
 @dataclass(frozen=True)
 class Article:
-    """An article of a treaty text in one language."""
+    """An article of a treaty text in one language, or its preamble or final clauses.
+
+    Offsets (``start``, ``end``, ``sentences``) are into the document's cleaned text.
+    """
 
     language: str
-    #: The number as printed (``XI``, ``26-A``) and its normalized key (``11``, ``26A``).
+    #: The number as printed (``XI``, ``26-A``) and its normalized key (``11``, ``26A``,
+    #: or ``preamble`` / ``final``).
     number: str
     key: str
     heading: str
     text: str
+    #: 1 for the document's own articles; 2 for an article quoted inside one of them
+    #: (an amending protocol's new text of a convention article), with its ``parent``.
+    level: int = 1
+    parent: str | None = None
+    start: int = 0
+    end: int = 0
+    units: tuple[Unit, ...] = ()
+    #: Sentence spans ``(start, end)`` of the article's body (its heading excluded).
+    sentences: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,11 @@ records and write nothing.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import asdict
 
-from pipeline.align import articles_by_language, pair_articles
+from pipeline.align import pair_articles
 from pipeline.config import PIPELINE_VERSION, Settings
 from pipeline.export import pair_records, pairs_tsv
 from pipeline.ingest import ingest
@@ -26,6 +27,7 @@ from pipeline.records import (
 )
 from pipeline.repair import repair
 from pipeline.store import DocumentOutput, jsonl, read_manifest
+from pipeline.structure import structure_json, structure_of
 
 __all__ = [
     "finish",
@@ -55,28 +57,22 @@ def run_repair(document: IngestedDocument, out: DocumentOutput) -> CleanedDocume
 
 
 def run_split(cleaned: CleanedDocument, settings: Settings, out: DocumentOutput) -> list[Section]:
-    """Label blocks with languages; writes ``blocks.jsonl`` and ``sections.jsonl``."""
+    """Label blocks with languages and group them into sections; writes ``blocks.jsonl``."""
     blocks = label_blocks(cleaned, settings)
     sections = sections_of(blocks)
     out.write("cleaned", "blocks.jsonl", jsonl(
         {key: value for key, value in asdict(block).items() if key != "text"}
         for block in blocks))
-    out.write("cleaned", "sections.jsonl", jsonl(
-        {"language": section.language, "start": section.blocks[0].start,
-         "end": section.blocks[-1].end, "pages": [section.blocks[0].page,
-                                                  section.blocks[-1].page],
-         "blocks": len(section.blocks)}
-        for section in sections))
     return sections
 
 
-def run_structure(sections: list[Section], out: DocumentOutput) -> dict[str, list[Article]]:
-    """Find each language's articles; writes ``articles.jsonl``."""
-    articles = articles_by_language(sections)
-    out.write("cleaned", "articles.jsonl", jsonl(
-        {"language": a.language, "number": a.number, "key": a.key, "heading": a.heading,
-         "chars": len(a.text)}
-        for language_articles in articles.values() for a in language_articles))
+def run_structure(
+    sections: list[Section], cleaned: CleanedDocument, out: DocumentOutput
+) -> dict[str, list[Article]]:
+    """Cut each language into articles, units and sentences; writes ``structure.json``."""
+    articles = structure_of(sections, cleaned.text)
+    out.write("cleaned", "structure.json", json.dumps(
+        structure_json(sections, articles), ensure_ascii=False, indent=1) + "\n")
     return articles
 
 

@@ -1,31 +1,65 @@
-"""Stage 4, structure: cut each language section into the treaty's articles.
+"""Stage 4, structure: cut each language section into the treaty's own units.
 
-Article headings (``ARTIGO 1``, ``Article 1``, ``ARTIKEL 1``, ``अनुच्छेद 1``) are
-found anywhere in a section, also inline in a run-on paragraph as OCR leaves them.
-A heading opens a top-level article only if its number continues the sequence
-(1, 2, 3, ...): that keeps out references such as "Article 9 of the Convention"
-and the articles an amending protocol quotes. Where a section has capitalised
-headings (``ARTIGO``), only those count. Text before the first article is kept
-as the ``preamble``.
+A section becomes its *preamble* (title and recitals, before article 1), its
+*articles*, and its *final* clauses (from "In witness whereof" / "Em testemunho do
+que" / "Till bekräftelse härav": signatures and place of signing). Inside each
+article, numbered paragraphs (``1.``) and items (``a)``, ``(ii)``) are units, and
+the text is cut into sentences.
+
+Article headings (``ARTIGO 1``, ``Artigo 1.o``, ``Article 1``, ``ARTIKEL 1``,
+``अनुच्छेद 1``, roman numerals, ``26-A``) are found anywhere, also inline in
+run-on OCR text. A heading opens a top-level article only if its number continues
+the sequence (a gap of up to ``max_gap`` numbers is tolerated, for headings OCR
+destroyed); this keeps out references ("Article 9 of the Convention"). Where a
+section has capitalised headings, only those open articles. A capitalised heading
+right after an opening quote is an article *quoted* by an amending protocol: it
+becomes a level-2 article nested in the protocol article that quotes it.
 """
 
 from __future__ import annotations
 
+import logging
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
-from pipeline.records import Article, Section
+from pipeline.records import Article, Section, Unit
+from pipeline.sentences import split_sentences
 
-__all__ = ["PREAMBLE", "articles_of", "find_headings", "normalize_number"]
+log = logging.getLogger(__name__)
 
-#: Key of the text before the first article (title and preamble).
+__all__ = [
+    "FINAL",
+    "PREAMBLE",
+    "articles_of",
+    "find_headings",
+    "normalize_number",
+    "structure_json",
+    "structure_of",
+]
+
+#: Keys of the text before the first article and of the closing formula.
 PREAMBLE = "preamble"
+FINAL = "final"
 
 _HEADING = re.compile(
-    r"""(?<![\w"“'‘])                      # not inside a word or right after a quote
+    r"""(?P<quote>(?:(?<=[\s:(])|^)["“'‘])?   # an opening quote right before it
+    (?<![\w])                                # not inside a word
     (?P<word>ARTIGO|Artigo|ARTICLE|Article|ARTIKEL|Artikel|अनुच्छेद)
     \s+(?P<number>\d+(?:-?[A-Z](?![a-z]))?|[IVXLC]+\b)
-    (?:\s*\.?\s*[oº°](?!\w))?               # "Artigo 1.o", "Artigo 1º"
+    (?:\s*\.?\s*[oº°](?!\w))?                # "Artigo 1.o", "Artigo 1º"
+    """,
+    re.VERBOSE,
+)
+_FINAL = re.compile(
+    r"\b(?:In witness whereof|IN WITNESS WHEREOF|Em testemunho do que|EM TESTEMUNHO DO QUE|"
+    r"Till bekräftelse härav|TILL BEKRÄFTELSE HÄRAV|जिसके साक्ष्य में)"
+)
+_UNIT = re.compile(
+    r"""(?:(?<=^)|(?<=[\s.:;"“]))
+    (?P<label>\d{1,2}\.(?=\s+["“(]?[A-ZÀ-ÖØ-Þ\u0900-\u097f])   # 1. A presente...
+    |\(?[a-z]\)(?=\s)                                         # a) or (a)
+    |\([ivx]+\)(?=\s))                                        # (ii)
     """,
     re.VERBOSE,
 )
@@ -41,63 +75,179 @@ def normalize_number(number: str) -> str:
     number = number.replace("-", "").strip()
     if number and all(ch in _ROMAN for ch in number):
         values = [_ROMAN[ch] for ch in number]
-        total = sum(-v if v < nxt else v for v, nxt in zip(values, [*values[1:], 0],
-                                                            strict=True))
+        total = sum(-v if v < nxt else v
+                    for v, nxt in zip(values, [*values[1:], 0], strict=True))
         return str(total)
     return number
 
 
 @dataclass(frozen=True)
-class _Heading:
+class Heading:
+    """An article heading found in a text."""
+
     start: int
     end: int
     number: str
     key: str
     capitalised: bool
+    quoted: bool
 
 
-def find_headings(text: str) -> list[_Heading]:
-    """All article headings in ``text`` that open a top-level article, in order.
+def _candidates(text: str) -> list[Heading]:
+    return [
+        Heading(start=m.start("word"), end=m.end(), number=m.group("number"),
+                key=normalize_number(m.group("number")), capitalised=m.group("word").isupper(),
+                quoted=m.group("quote") is not None)
+        for m in _HEADING.finditer(text)
+    ]
+
+
+def find_headings(text: str, max_gap: int = 2) -> list[Heading]:
+    """The headings in ``text`` that open top-level articles, in order.
+
+    The document's own articles are the longest chain of headings whose numbers go
+    up by one; a step over up to ``max_gap`` missing numbers (headings OCR destroyed)
+    costs half a heading. References to other articles ("Article 10 of the
+    Convention") do not fit the chain and are left out.
 
     >>> t = "ARTIGO 1 O Artigo 9 da Convenção será excluído. ARTIGO 2 Texto. ARTIGO 3 Fim."
     >>> [h.number for h in find_headings(t)]
     ['1', '2', '3']
+    >>> [h.number for h in find_headings("ARTICLE 1 a ARTICLE 3 b ARTICLE 4 c")]  # 2 lost
+    ['1', '3', '4']
+    >>> t = "Article 1 A. Article 2 Paragraph 3 of Article 4 is deleted. Article 3 B. Article 4"
+    >>> [h.number for h in find_headings(t)]
+    ['1', '2', '3', '4']
     """
-    candidates = [
-        _Heading(m.start(), m.end(), m.group("number"), normalize_number(m.group("number")),
-                 m.group("word").isupper())
-        for m in _HEADING.finditer(text)
-    ]
+    candidates = [h for h in _candidates(text) if not h.quoted]
     if any(h.capitalised for h in candidates):
         candidates = [h for h in candidates if h.capitalised]
-    accepted: list[_Heading] = []
-    expected = 1
+    numbered: list[tuple[Heading, int, bool]] = []
     for heading in candidates:
-        digits = re.match(r"\d+", heading.key)
-        if not digits:
-            continue
-        value, suffixed = int(digits.group()), heading.key != digits.group()
-        if value == expected and not suffixed:
-            accepted.append(heading)
-            expected += 1
-        elif value == expected - 1 and suffixed and accepted:
-            accepted.append(heading)  # 26A after 26
-    return accepted
+        value, suffixed = _value(heading.key)
+        if value is not None:
+            numbered.append((heading, value, suffixed))
+    # best[i]: score of the best chain ending at candidate i, and its predecessor
+    best: list[tuple[float, int | None]] = []
+    for i, (_, value, suffixed) in enumerate(numbered):
+        score: float = float("-inf")
+        previous = None
+        if not suffixed and value <= 1 + max_gap:
+            score = 1 - 0.5 * (value - 1)
+        for j in range(i):
+            _, before, _ = numbered[j]
+            step = value - before
+            if (suffixed and step == 0) or (not suffixed and 1 <= step <= max_gap + 1):
+                candidate = best[j][0] + 1 - 0.5 * max(step - 1, 0)
+                if candidate > score:
+                    score, previous = candidate, j
+        best.append((score, previous))
+    if not best or max(score for score, _ in best) == float("-inf"):
+        return []
+    index: int | None = max(range(len(best)), key=lambda i: (best[i][0], -i))
+    chain = []
+    while index is not None:
+        chain.append(numbered[index][0])
+        index = best[index][1]
+    return chain[::-1]
 
 
-def articles_of(section: Section) -> list[Article]:
-    """The preamble and articles of one language section."""
-    text = section.text
-    headings = find_headings(text)
+def _value(key: str) -> tuple[int | None, bool]:
+    """The numeric value of an article key and whether it has a letter suffix."""
+    digits = re.match(r"\d+", key)
+    if not digits:
+        return None, False
+    return int(digits.group()), key != digits.group()
+
+
+def articles_of(section: Section, text: str) -> list[Article]:
+    """The preamble, articles (with their nested quoted articles) and final clauses.
+
+    ``text`` is the document's cleaned text; every offset is into it.
+    """
+    start, end = section.start, section.end
+    body = text[start:end]
+    headings = find_headings(body)
+    final = _FINAL.search(body, headings[-1].end if headings else 0)
+    body_end = final.start() if final else len(body)
     articles = []
-    first = headings[0].start if headings else len(text)
-    if text[:first].strip():
-        articles.append(Article(language=section.language, number="", key=PREAMBLE,
-                                heading="", text=text[:first].strip()))
+    first = headings[0].start if headings else body_end
+    if body[:first].strip():
+        articles.append(_article(section.language, "", PREAMBLE, "", text, start, start + first))
+    nested = [h for h in _candidates(body) if h.quoted and h.capitalised]
     for index, heading in enumerate(headings):
-        end = headings[index + 1].start if index + 1 < len(headings) else len(text)
-        articles.append(Article(
-            language=section.language, number=heading.number, key=heading.key,
-            heading=text[heading.start:heading.end], text=text[heading.start:end].strip(),
-        ))
+        stop = headings[index + 1].start if index + 1 < len(headings) else body_end
+        articles.append(_article(section.language, heading.number, heading.key,
+                                 body[heading.start:heading.end], text,
+                                 start + heading.start, start + stop))
+        for inner in (h for h in nested if heading.end <= h.start < stop):
+            inner_stop = min([h.start for h in nested if h.start > inner.start] + [stop])
+            articles.append(_article(section.language, inner.number, inner.key,
+                                     body[inner.start:inner.end], text, start + inner.start,
+                                     start + inner_stop, level=2, parent=heading.key))
+    if final:
+        articles.append(_article(section.language, "", FINAL, "", text, start + body_end, end))
     return articles
+
+
+def _article(language: str, number: str, key: str, heading: str, text: str, start: int,
+             end: int, level: int = 1, parent: str | None = None) -> Article:
+    """An article with its span trimmed of white space, its units and sentences."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    content = text[start:end]
+    body_start = len(heading) if heading and content.startswith(heading) else 0
+    units = tuple(
+        Unit(kind="paragraph" if m.group("label")[0].isdigit() else "item",
+             label=m.group("label"), start=start + m.start())
+        for m in _UNIT.finditer(content, body_start)
+    )
+    sentences = tuple((start + a, start + b)
+                      for a, b in split_sentences(content[body_start:], language)
+                      for a, b in [(a + body_start, b + body_start)])
+    return Article(language=language, number=number, key=key, heading=heading,
+                   text=content, level=level, parent=parent, start=start, end=end,
+                   units=units, sentences=sentences)
+
+
+def structure_of(sections: list[Section], text: str) -> dict[str, list[Article]]:
+    """The articles of each language, in order.
+
+    Sections labelled ``other`` or ``unreadable`` have no articles. Where a language
+    has several sections, an article key already seen in an earlier one is dropped
+    (and logged): the first occurrence is the document's own.
+    """
+    result: dict[str, list[Article]] = {}
+    for section in sections:
+        if section.language in ("other", "unreadable"):
+            continue
+        found = result.setdefault(section.language, [])
+        seen = {(a.key, a.parent) for a in found}
+        for article in articles_of(section, text):
+            if (article.key, article.parent) in seen:
+                log.info("%s article %s appears again in a later section; the first is kept",
+                         section.language, article.key)
+                continue
+            seen.add((article.key, article.parent))
+            found.append(article)
+    return result
+
+
+def structure_json(sections: list[Section], articles: dict[str, list[Article]]) -> dict[str, Any]:
+    """The document's structure as JSON (``cleaned/<doc>/structure.json``).
+
+    Offsets are into ``text.txt``; article texts are left out (they are slices of it).
+    """
+    return {
+        "sections": [{"language": s.language, "start": s.start, "end": s.end,
+                      "pages": [s.blocks[0].page, s.blocks[-1].page]} for s in sections],
+        "articles": [
+            {"language": a.language, "number": a.number, "key": a.key, "level": a.level,
+             "parent": a.parent, "heading": a.heading, "start": a.start, "end": a.end,
+             "units": [asdict(u) for u in a.units],
+             "sentences": [list(span) for span in a.sentences]}
+            for language_articles in articles.values() for a in language_articles
+        ],
+    }

@@ -54,11 +54,15 @@ def test_run_processes_samples_reports_failures_and_skips_unchanged(tmp_path: Pa
 
     tsv = (tmp_path / "aligned" / "002_9382d4ae2bbb4b06" / "en-sv.tsv").read_text(
         encoding="utf-8").splitlines()
-    assert tsv[0] == "article\ten\tsv" and len(tsv) == 16
-    assert tsv[1 + 14].startswith("14\tARTICLE 14") and "\tARTIKEL 14" in tsv[15]
+    assert tsv[0] == "article\ten\tsv" and len(tsv) == 17  # preamble, 1-14, final
+    assert tsv[15].startswith("14\tARTICLE 14") and "\tARTIKEL 14" in tsv[15]
+    assert tsv[16].startswith("final\tIn witness whereof")
     pt = (tmp_path / "aligned" / "textlayer_protocol_brazil_sweden_pt_en" / "en-pt.tsv")
     assert [row.split("\t")[0] for row in pt.read_text(encoding="utf-8").splitlines()] == [
         "article", "preamble", "1", "2", "3"]
+    structure = json.loads((tmp_path / "cleaned" / "002_9382d4ae2bbb4b06" / "structure.json")
+                           .read_text(encoding="utf-8"))
+    assert [s["language"] for s in structure["sections"]] == ["pt", "en", "sv"]
 
     outputs = snapshot(tmp_path)
     second = gazette("run", cwd=tmp_path)

@@ -52,7 +52,7 @@ def test_islands_and_short_blocks_take_neighbours_language():
 
 def sections(name: str, settings: Settings) -> list[tuple[str, int]]:
     cleaned = repair(ingest(source_for(SAMPLES / name), settings))
-    return [(s.language, len(s.text)) for s in sections_of(label_blocks(cleaned, settings))]
+    return [(s.language, s.end - s.start) for s in sections_of(label_blocks(cleaned, settings))]
 
 
 def test_seed_002_is_portuguese_english_swedish(settings: Settings):

@@ -5,13 +5,20 @@ from __future__ import annotations
 import pytest
 from conftest import SAMPLES
 
-from pipeline.align import articles_by_language, pair_articles
+from pipeline.align import pair_articles
 from pipeline.config import Settings
 from pipeline.ingest import ingest, source_for
 from pipeline.langsplit import label_blocks, sections_of
 from pipeline.records import Block, Section
 from pipeline.repair import repair
-from pipeline.structure import PREAMBLE, articles_of, find_headings, normalize_number
+from pipeline.structure import (
+    FINAL,
+    PREAMBLE,
+    articles_of,
+    find_headings,
+    normalize_number,
+    structure_of,
+)
 
 
 @pytest.mark.parametrize(("text", "numbers"), [
@@ -47,7 +54,7 @@ def test_normalize_number(printed: str, key: str):
 def test_preamble_and_articles_of_a_section():
     text = "PROTOCOL The Governments agree: ARTICLE 1 Scope. ARTICLE 2 Entry into force."
     section = Section("en", (Block(1, 0, len(text), text, "en", "langdetect"),))
-    articles = articles_of(section)
+    articles = articles_of(section, text)
     assert [(a.key, a.text) for a in articles] == [
         (PREAMBLE, "PROTOCOL The Governments agree:"),
         ("1", "ARTICLE 1 Scope."),
@@ -58,12 +65,12 @@ def test_preamble_and_articles_of_a_section():
 def test_seed_002_pairs_fourteen_articles_in_each_language():
     settings = Settings.for_root(SAMPLES)
     cleaned = repair(ingest(source_for(SAMPLES / "002_9382d4ae2bbb4b06.txt"), settings))
-    articles = articles_by_language(sections_of(label_blocks(cleaned, settings)))
-    expected = [PREAMBLE] + [str(n) for n in range(1, 15)]
-    assert {lang: [a.key for a in found] for lang, found in articles.items()} == {
+    articles = structure_of(sections_of(label_blocks(cleaned, settings)), cleaned.text)
+    expected = [PREAMBLE] + [str(n) for n in range(1, 15)] + [FINAL]
+    assert {lang: [a.key for a in found if a.level == 1] for lang, found in articles.items()} == {
         "pt": expected, "en": expected, "sv": expected}
     pairs = pair_articles(articles, "en")
-    assert {lang: len(found) for lang, found in pairs.items()} == {"pt": 15, "sv": 15}
+    assert {lang: len(found) for lang, found in pairs.items()} == {"pt": 16, "sv": 16}
     seventh = pairs["sv"][7]
     assert seventh.pivot.heading == "ARTICLE 7" and seventh.other.heading == "ARTIKEL 7"
 
@@ -71,4 +78,35 @@ def test_seed_002_pairs_fourteen_articles_in_each_language():
 def test_no_pivot_no_pairs():
     text = "ARTIGO 1 a ARTIGO 2 b"
     section = Section("pt", (Block(1, 0, len(text), text, "pt", "langdetect"),))
-    assert pair_articles(articles_by_language([section]), "en") == {}
+    assert pair_articles(structure_of([section], text), "en") == {}
+
+
+def structure(name: str) -> dict[str, list]:
+    settings = Settings.for_root(SAMPLES)
+    cleaned = repair(ingest(source_for(SAMPLES / name), settings))
+    return structure_of(sections_of(label_blocks(cleaned, settings)), cleaned.text)
+
+
+def test_seed_000_protocol_articles_with_nested_convention_articles():
+    articles = structure("000_2a61d363becf8d44.txt")
+    expected = [PREAMBLE] + [str(n) for n in range(1, 24)] + [FINAL]
+    for language in ("pt", "en"):
+        assert [a.key for a in articles[language] if a.level == 1] == expected
+    nested_pt = {(a.parent, a.key) for a in articles["pt"] if a.level == 2}
+    # protocol ARTIGO 3 replaces convention ARTIGO 2 ("Impostos visados"), 11 adds 12-A
+    assert {("3", "2"), ("4", "3"), ("11", "12A"), ("20", "26A")} <= nested_pt
+    quoted = next(a for a in articles["pt"] if a.parent == "3")
+    assert quoted.text.startswith("ARTIGO 2 Impostos visados")
+    parent = next(a for a in articles["pt"] if a.key == "3" and a.level == 1)
+    assert parent.start < quoted.start < quoted.end <= parent.end
+
+
+def test_final_clauses_units_and_sentences():
+    articles = structure("002_9382d4ae2bbb4b06.txt")
+    final = articles["en"][-1]
+    assert final.key == FINAL and final.text.startswith("In witness whereof")
+    article_3 = next(a for a in articles["pt"] if a.key == "3")
+    assert [u.label for u in article_3.units][:3] == ["1.", "a)", "i)"]
+    text = (SAMPLES / "002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
+    first_sentence = text[slice(*article_3.sentences[0])]
+    assert first_sentence.startswith("O parágrafo 1 do Artigo")  # heading excluded
