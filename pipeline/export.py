@@ -1,7 +1,8 @@
 """Stage 6, export: write aligned pairs in formats translators load.
 
-At this stage: one TSV per language pair (``en-pt.tsv``: article, English text,
-other text; the LF Aligner habit) and the JSON Lines records behind them.
+At this stage: one TSV per language pair (``en-pt.tsv``: English, other language,
+confidence, document, article; the LF Aligner habit), with only the pairs that
+have text on both sides, and the JSON Lines records behind them.
 """
 
 from __future__ import annotations
@@ -9,39 +10,38 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pipeline.records import ArticlePair
+from pipeline.records import ArticlePair, SentencePair
 
-__all__ = ["pair_records", "pairs_tsv", "tsv_field"]
+__all__ = ["article_records", "sentence_tsv", "tsv_field"]
 
 _WHITESPACE = re.compile(r"\s+")
 
 
 def tsv_field(text: str) -> str:
-    """Make ``text`` one TSV field: tabs, line breaks and runs of spaces become one space.
+    r"""Make ``text`` one TSV field: tabs, line breaks and runs of spaces become one space.
 
-    >>> tsv_field("ARTIGO 1\\n\\tO presente  Acordo")
+    >>> tsv_field("ARTIGO 1\n\tO presente  Acordo")
     'ARTIGO 1 O presente Acordo'
     """
     return _WHITESPACE.sub(" ", text).strip()
 
 
-def pairs_tsv(pairs: list[ArticlePair], pivot: str, language: str) -> str:
-    r"""A TSV with a header line and one row per article pair.
+def sentence_tsv(pairs: list[SentencePair], doc_id: str, pivot: str, language: str) -> str:
+    r"""A TSV with a header line and one row per sentence pair with text on both sides.
 
-    >>> from pipeline.records import Article
-    >>> a = ArticlePair("1", Article("en", "1", "1", "ARTICLE 1", "ARTICLE 1 Scope"),
-    ...                 Article("pt", "1", "1", "ARTIGO 1", "ARTIGO 1 Âmbito"))
-    >>> [line.split("\t") for line in pairs_tsv([a], "en", "pt").splitlines()]
-    [['article', 'en', 'pt'], ['1', 'ARTICLE 1 Scope', 'ARTIGO 1 Âmbito']]
+    >>> p = SentencePair("1", "pt", (0,), (0,), "Scope.", "Âmbito.", 0.91, False)
+    >>> [line.split("\t") for line in sentence_tsv([p], "d", "en", "pt").splitlines()]
+    [['en', 'pt', 'confidence', 'document', 'article'], ['Scope.', 'Âmbito.', '0.91', 'd', '1']]
     """
-    lines = [f"article\t{pivot}\t{language}"]
-    lines += [f"{pair.key}\t{tsv_field(pair.pivot.text)}\t{tsv_field(pair.other.text)}"
-              for pair in pairs]
+    lines = [f"{pivot}\t{language}\tconfidence\tdocument\tarticle"]
+    lines += [f"{tsv_field(p.pivot_text)}\t{tsv_field(p.text)}\t{p.confidence:.2f}\t"
+              f"{doc_id}\t{p.article}"
+              for p in pairs if p.pivot_ids and p.ids]
     return "\n".join(lines) + "\n"
 
 
-def pair_records(doc_id: str, pairs: dict[str, list[ArticlePair]]) -> list[dict[str, Any]]:
-    """One JSON object per article pair (the lines of ``pairs.jsonl``)."""
+def article_records(doc_id: str, pairs: dict[str, list[ArticlePair]]) -> list[dict[str, Any]]:
+    """One JSON object per article pair (the lines of ``articles.jsonl``)."""
     return [
         {
             "doc": doc_id,

@@ -24,6 +24,7 @@ __all__ = [
     "PageMethod",
     "RepairStep",
     "Section",
+    "SentencePair",
     "Source",
     "SourceKind",
     "Unit",
@@ -199,6 +200,29 @@ class ArticlePair:
 
 
 @dataclass(frozen=True)
+class SentencePair:
+    """A bead of the sentence alignment of one article pair: English side and other side.
+
+    ``pivot_ids`` and ``ids`` are 0-based sentence indices within the article's body
+    (either may be empty: a sentence without counterpart).
+    """
+
+    article: str
+    language: str
+    pivot_ids: tuple[int, ...]
+    ids: tuple[int, ...]
+    pivot_text: str
+    text: str
+    confidence: float
+    flagged: bool
+
+    def to_json(self, doc_id: str) -> dict[str, Any]:
+        """The pair as one line of ``aligned/<doc>/sentences.jsonl``."""
+        return {"doc": doc_id, **asdict(self), "pivot_ids": list(self.pivot_ids),
+                "ids": list(self.ids)}
+
+
+@dataclass(frozen=True)
 class DocumentSummary:
     """What happened to one document in a run."""
 
@@ -210,6 +234,8 @@ class DocumentSummary:
     languages: tuple[str, ...] = ()
     repairs: int = 0
     pairs: dict[str, int] = field(default_factory=dict)
+    #: Sentence pairs below the confidence threshold, per language.
+    flagged: dict[str, int] = field(default_factory=dict)
     error: str | None = None
 
     def to_json(self) -> dict[str, Any]:

@@ -10,19 +10,22 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import asdict
+from functools import cache
+from pathlib import Path
 
-from pipeline.align import pair_articles
+from pipeline.align import align_sentences, multiway_units, pair_articles
 from pipeline.config import PIPELINE_VERSION, Settings
-from pipeline.export import pair_records, pairs_tsv
+from pipeline.embedding.encoder import Encoder
+from pipeline.export import article_records, sentence_tsv
 from pipeline.ingest import ingest
 from pipeline.langsplit import label_blocks, sections_of
 from pipeline.records import (
     Article,
-    ArticlePair,
     CleanedDocument,
     DocumentSummary,
     IngestedDocument,
     Section,
+    SentencePair,
     Source,
 )
 from pipeline.repair import repair
@@ -77,27 +80,48 @@ def run_structure(
 
 
 def run_align(
-    articles: dict[str, list[Article]], settings: Settings, out: DocumentOutput
-) -> dict[str, list[ArticlePair]]:
-    """Pair articles with the pivot language's; writes ``aligned/<doc>/pairs.jsonl``."""
+    articles: dict[str, list[Article]], cleaned: CleanedDocument, settings: Settings,
+    out: DocumentOutput,
+) -> dict[str, list[SentencePair]]:
+    """Pair articles, then their sentences, with the pivot language's.
+
+    Writes ``aligned/<doc>/articles.jsonl``, ``sentences.jsonl`` and ``multiway.jsonl``.
+    """
     pairs = pair_articles(articles, settings.pivot_language)
-    out.write("aligned", "pairs.jsonl", jsonl(pair_records(out.doc_id, pairs)))
-    return pairs
+    out.write("aligned", "articles.jsonl", jsonl(article_records(out.doc_id, pairs)))
+    encoder = _encoder(settings.model_dir, settings.state / "embeddings.sqlite")
+    sentences = align_sentences(pairs, cleaned.text, encoder.encode,
+                                flag_below=settings.flag_below)
+    out.write("aligned", "sentences.jsonl", jsonl(
+        pair.to_json(out.doc_id) for language_pairs in sentences.values()
+        for pair in language_pairs))
+    out.write("aligned", "multiway.jsonl", jsonl(
+        {"doc": out.doc_id, **unit}
+        for unit in multiway_units(sentences, settings.pivot_language)))
+    return sentences
+
+
+@cache
+def _encoder(model_dir: Path, cache_file: Path) -> Encoder:
+    """One encoder (model loaded once) per model and cache, for the whole run."""
+    return Encoder(model_dir, cache=cache_file)
 
 
 def run_export(
-    pairs: dict[str, list[ArticlePair]], settings: Settings, out: DocumentOutput
+    sentences: dict[str, list[SentencePair]], settings: Settings, out: DocumentOutput
 ) -> dict[str, int]:
-    """Write one TSV per language pair; returns the number of pairs per language."""
+    """Write one TSV per language pair; returns the sentence pairs written per language."""
     pivot = settings.pivot_language
-    for language, language_pairs in pairs.items():
-        out.write("aligned", f"{pivot}-{language}.tsv", pairs_tsv(language_pairs, pivot, language))
-    return {language: len(language_pairs) for language, language_pairs in pairs.items()}
+    for language, pairs in sentences.items():
+        out.write("aligned", f"{pivot}-{language}.tsv",
+                  sentence_tsv(pairs, out.doc_id, pivot, language))
+    return {language: sum(1 for p in pairs if p.pivot_ids and p.ids)
+            for language, pairs in sentences.items()}
 
 
 def finish(
     source: Source, cleaned: CleanedDocument, sections: list[Section],
-    counts: dict[str, int], out: DocumentOutput,
+    sentences: dict[str, list[SentencePair]], counts: dict[str, int], out: DocumentOutput,
 ) -> DocumentSummary:
     """Publish the document's outputs with its manifest and return its summary."""
     summary = DocumentSummary(
@@ -109,6 +133,8 @@ def finish(
         languages=tuple(dict.fromkeys(s.language for s in sections if s.language != "other")),
         repairs=len(cleaned.steps),
         pairs=counts,
+        flagged={language: sum(p.flagged for p in pairs if p.pivot_ids and p.ids)
+                 for language, pairs in sentences.items()},
     )
     out.publish({
         "doc_id": source.doc_id,

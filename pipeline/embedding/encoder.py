@@ -1,0 +1,110 @@
+"""Embed sentences with the built model, caching vectors by text hash.
+
+The model folder is made by :mod:`pipeline.embedding.build` at set-up time; a
+missing or damaged folder gives a :class:`~pipeline.errors.GazetteError` naming the
+set-up command. Vectors are L2-normalized float32 rows; the e5 ``query: `` prefix is
+applied as the folder's ``query`` prompt. Loading happens on first use, never on import.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pipeline.embedding.build import verify
+
+__all__ = ["Encoder"]
+
+log = logging.getLogger(__name__)
+
+
+class Encoder:
+    """Sentence embeddings from a sentence-transformers folder, with an optional cache.
+
+    ``cache`` is an SQLite file mapping SHA-1(model build, text) to a vector, so a
+    re-run embeds only texts it has not seen.
+    """
+
+    def __init__(self, model_dir: Path, cache: Path | None = None, batch_size: int = 32,
+                 threads: int | None = None) -> None:
+        self.model_dir = model_dir
+        self.batch_size = batch_size
+        self.threads = threads
+        self._model: Any = None
+        self._cache_path = cache
+        self._db: sqlite3.Connection | None = None
+
+    @property
+    def model(self) -> Any:
+        """The SentenceTransformer, loaded on first use."""
+        if self._model is None:
+            verify(self.model_dir)
+            # The model is a local folder; never let a library look for a hub.
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            import torch
+            import transformers
+            from sentence_transformers import SentenceTransformer
+
+            transformers.logging.disable_progress_bar()
+
+            if self.threads:
+                torch.set_num_threads(self.threads)
+            log.info("loading embedding model from %s", self.model_dir)
+            self._model = SentenceTransformer(str(self.model_dir), device="cpu")
+        return self._model
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors for ``texts``: an ``(n, 384)`` float32 array of unit rows."""
+        keys = [hashlib.sha1(f"e5q:{text}".encode()).hexdigest() for text in texts]
+        found = self._cached(keys)
+        missing = sorted({key: text for key, text in zip(keys, texts, strict=True)
+                          if key not in found}.items())
+        if missing:
+            vectors = self.model.encode([text for _, text in missing], prompt_name="query",
+                                        batch_size=self.batch_size,
+                                        normalize_embeddings=True, convert_to_numpy=True,
+                                        show_progress_bar=False).astype(np.float32)
+            new = {key: vector for (key, _), vector in zip(missing, vectors, strict=True)}
+            self._store(new)
+            found.update(new)
+        if not texts:
+            return np.zeros((0, 384), np.float32)
+        return np.stack([found[key] for key in keys])
+
+    def _connection(self) -> sqlite3.Connection | None:
+        if self._cache_path is None:
+            return None
+        if self._db is None:
+            self._cache_path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self._cache_path)
+            self._db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, "
+                             "vector BLOB NOT NULL)")
+        return self._db
+
+    def _cached(self, keys: list[str]) -> dict[str, np.ndarray]:
+        db = self._connection()
+        if db is None or not keys:
+            return {}
+        found = {}
+        unique = list(dict.fromkeys(keys))
+        for start in range(0, len(unique), 500):
+            chunk = unique[start:start + 500]
+            rows = db.execute(f"SELECT key, vector FROM vectors WHERE key IN "
+                              f"({','.join('?' * len(chunk))})", chunk)
+            found.update({key: np.frombuffer(blob, np.float32) for key, blob in rows})
+        return found
+
+    def _store(self, vectors: dict[str, np.ndarray]) -> None:
+        db = self._connection()
+        if db is None:
+            return
+        with db:
+            db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)",
+                           [(key, vector.tobytes()) for key, vector in vectors.items()])

@@ -1,0 +1,306 @@
+"""Sentence alignment: scores from sentence embeddings and a banded dynamic program.
+
+Inputs are two lists of sentences and their unit vectors; the output is a list of
+:class:`Bead` s covering every sentence of both sides in order, each with a
+confidence in [0, 1] (the vecalign/Bertalign bead format plus the confidence:
+``[0]:[0, 1]:0.93``; ``[5]:[]:0.00`` for a sentence with no counterpart).
+
+Scoring. Raw cosine similarity of this model is compressed (translations about
+0.77–0.95, unrelated sentences 0.73–0.87), so a bead is scored by its *margin*: the
+cosine of its two sides minus the mean cosine each side has with a fixed sample of
+the other side's sentences. Sentences merged into one side of a bead are
+represented by the normalized sum of their vectors. To the margin are added a
+length term (log ratio of character counts against the document's overall ratio)
+and an anchor term (agreement of the numbers the two sides contain).
+
+Search. Beads of up to ``max_merge`` sentences a side are allowed (1-1, 1-2, 2-1,
+2-2, ...), plus 1-0 and 0-1. The dynamic program runs in a band around a path
+found on a coarser copy of both texts (neighbouring sentences averaged pairwise,
+recursively, until the texts are short), so its cost grows linearly with length.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["AlignParams", "Bead", "align", "format_bead"]
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+@dataclass(frozen=True)
+class Bead:
+    """Source and target sentence indices (0-based, possibly empty) and a confidence."""
+
+    src: tuple[int, ...]
+    tgt: tuple[int, ...]
+    confidence: float
+
+
+def format_bead(bead: Bead) -> str:
+    """The bead in vecalign's format with the confidence appended.
+
+    >>> format_bead(Bead((0,), (0, 1), 0.931))
+    '[0]:[0, 1]:0.93'
+    >>> format_bead(Bead((5,), (), 0.0))
+    '[5]:[]:0.00'
+    """
+    return f"[{', '.join(map(str, bead.src))}]:[{', '.join(map(str, bead.tgt))}]:" \
+           f"{bead.confidence:.2f}"
+
+
+@dataclass(frozen=True)
+class AlignParams:
+    """Knobs of the aligner (defaults tuned on the DGT and NTREX dev data, see BENCHMARKS.md)."""
+
+    #: Most sentences on one side of a bead.
+    max_merge: int = 3
+    #: Value of leaving one sentence unaligned (1-0, 0-1), per sentence.
+    skip: float = -0.02
+    #: Cost of each sentence beyond the first on a side of a merged bead.
+    merge_penalty: float = 0.0
+    #: A bead's value is its score times (sentences / 2) to this power: 0 counts every
+    #: bead once (merging two good 1-1 beads then loses one), 1 counts sentences.
+    size_exponent: float = 0.0
+    #: Weight of the squared log length ratio.
+    length_weight: float = 0.1
+    #: Weight of the agreement of numbers (in [-1, 1]) when both sides have numbers.
+    anchor_weight: float = 0.03
+    #: Sentences of the other side that each sentence is compared with for its margin.
+    sample: int = 48
+    #: Half-width of the band around the coarse path, in sentences.
+    band: int = 8
+    #: Texts with at most this many cells (n × m) are searched in full.
+    max_full_cells: int = 60_000
+    #: With an embedding function, beads below this confidence are refined.
+    refine_below: float = 0.5
+    #: Margin of a bead that gets confidence 0.5, and the slope around it.
+    confidence_mid: float = 0.0
+    confidence_scale: float = 0.03
+
+
+def align(src_texts: list[str], tgt_texts: list[str], src_vecs: np.ndarray,
+          tgt_vecs: np.ndarray, params: AlignParams | None = None,
+          embed: Callable[[list[str]], np.ndarray] | None = None) -> list[Bead]:
+    """Align two sentence lists; every sentence appears in exactly one bead, in order.
+
+    With ``embed`` (texts to unit vectors), a second pass embeds the real
+    concatenations of neighbouring sentences wherever the first pass merged
+    sentences or was unsure, and searches again with them.
+    """
+    params = params or AlignParams()
+    n, m = len(src_texts), len(tgt_texts)
+    if n == 0 or m == 0:
+        return ([Bead((i,), (), 0.0) for i in range(n)]
+                + [Bead((), (j,), 0.0) for j in range(m)])
+    src = _Side.of_texts(src_texts, src_vecs, tgt_vecs, params)
+    tgt = _Side.of_texts(tgt_texts, tgt_vecs, src_vecs, params)
+    ratio = max(src.lengths.sum(), 1) / max(tgt.lengths.sum(), 1)
+    band = _band(src, tgt, ratio, params)
+    beads = _search(src, tgt, ratio, band, params, params.max_merge)
+    if embed is None:
+        return beads
+    doubtful = [b for b in beads if len(b.src) != 1 or len(b.tgt) != 1
+                or b.confidence < params.refine_below]
+    if not doubtful:
+        return beads
+    src.refine(src_texts, [b.src for b in doubtful], embed, tgt_vecs, params)
+    tgt.refine(tgt_texts, [b.tgt for b in doubtful], embed, src_vecs, params)
+    return _search(src, tgt, ratio, band, params, params.max_merge)
+
+
+class _Side:
+    """One side's sentences as the dynamic program needs them."""
+
+    def __init__(self, lengths: np.ndarray, numbers: list[frozenset[str]], vecs: np.ndarray,
+                 other: np.ndarray, params: AlignParams) -> None:
+        self.vecs = vecs
+        self.lengths = lengths
+        self.cumlen = np.concatenate([[0.0], np.cumsum(self.lengths)])
+        self.numbers = numbers
+        sample = self.sample(other, params)
+        cumvec = np.concatenate([np.zeros((1, vecs.shape[1]), vecs.dtype),
+                                 np.cumsum(vecs, axis=0)])
+        #: seg[a][i]: unit vector of sentences i-a .. i-1 (a sentences ending before i)
+        self.seg: dict[int, np.ndarray] = {}
+        self.base: dict[int, np.ndarray] = {}
+        for a in range(1, params.max_merge + 1):
+            sums = np.zeros_like(cumvec)
+            sums[a:] = cumvec[a:] - cumvec[:-a]
+            norms = np.linalg.norm(sums, axis=1, keepdims=True)
+            unit = np.divide(sums, norms, out=np.zeros_like(sums), where=norms > 0)
+            self.seg[a] = unit
+            self.base[a] = (unit @ sample.T).mean(axis=1)
+
+    @classmethod
+    def of_texts(cls, texts: list[str], vecs: np.ndarray, other: np.ndarray,
+                 params: AlignParams) -> _Side:
+        """A side made of sentences: their lengths, numbers and vectors."""
+        numbers = [frozenset(n.replace(",", "").replace(".", "") for n in _NUMBER.findall(t))
+                   for t in texts]
+        return cls(np.array([len(t) for t in texts], dtype=np.float64), numbers, vecs,
+                   other, params)
+
+    def halved(self, other: _Side, params: AlignParams) -> _Side:
+        """A coarser copy: neighbouring sentences merged pairwise (numbers dropped)."""
+        vecs = _halve(self.vecs)
+        lengths = _halve_lengths(self.lengths)
+        return _Side(lengths, [frozenset()] * len(lengths), vecs, _halve(other.vecs), params)
+
+    def refine(self, texts: list[str], spans: list[tuple[int, ...]],
+               embed: Callable[[list[str]], np.ndarray], other: np.ndarray,
+               params: AlignParams) -> None:
+        """Replace summed vectors of merged windows near ``spans`` by real embeddings."""
+        ends: set[int] = set()
+        for span in spans:
+            first = span[0] if span else None
+            last = span[-1] + 1 if span else None
+            if first is None or last is None:
+                continue
+            ends.update(range(max(1, first - 1), min(len(texts), last + 1) + 1))
+        windows = sorted((a, i) for i in ends for a in range(2, params.max_merge + 1)
+                         if i - a >= 0)
+        if not windows:
+            return
+        vectors = embed([" ".join(texts[i - a:i]) for a, i in windows])
+        sample = self.sample(other, params)
+        for (a, i), vector in zip(windows, vectors, strict=True):
+            self.seg[a][i] = vector
+            self.base[a][i] = float((sample @ vector).mean())
+
+    @staticmethod
+    def sample(other: np.ndarray, params: AlignParams) -> np.ndarray:
+        """Evenly spaced sentences of the other side, the reference for margins."""
+        step = max(1, len(other) // params.sample)
+        return other[::step][:params.sample]
+
+    def length(self, i: int, a: int) -> float:
+        return float(self.cumlen[i] - self.cumlen[i - a])
+
+    def numbers_of(self, i: int, a: int) -> frozenset[str]:
+        return frozenset().union(*self.numbers[i - a:i])
+
+
+def _bead_types(max_merge: int) -> list[tuple[int, int]]:
+    types = [(1, 1), (1, 0), (0, 1)]
+    types += [(a, b) for a in range(1, max_merge + 1) for b in range(1, max_merge + 1)
+              if ((a, b) != (1, 1) and min(a, b) == 1) or (a, b) == (2, 2)]
+    return types
+
+
+def _search(src: _Side, tgt: _Side, ratio: float, band: list[tuple[int, int]],
+            params: AlignParams, max_merge: int) -> list[Bead]:
+    """Best path through the band; ``band[i]`` is the range of ``j`` allowed at row ``i``."""
+    n, m = len(src.lengths), len(tgt.lengths)
+    types = _bead_types(max_merge)
+    score: list[dict[int, float]] = [dict() for _ in range(n + 1)]
+    back: list[dict[int, tuple[int, int, float]]] = [dict() for _ in range(n + 1)]
+    score[0][0] = 0.0
+    for i in range(n + 1):
+        lo, hi = band[i]
+        margins = {}
+        for a, b in types:
+            if a and b and i >= a:
+                cols = np.arange(max(lo, b), hi + 1)
+                if len(cols):
+                    cos = tgt.seg[b][cols] @ src.seg[a][i]
+                    margin = cos - 0.5 * (src.base[a][i] + tgt.base[b][cols])
+                    margins[(a, b)] = dict(zip(cols.tolist(), margin.tolist(), strict=True))
+        row, row_back = score[i], back[i]
+        for j in range(lo, hi + 1):
+            best, arg = row.get(j, -math.inf), back[i].get(j)
+            for a, b in types:
+                pi, pj = i - a, j - b
+                if pi < 0 or pj < 0:
+                    continue
+                prev = score[pi].get(pj)
+                if prev is None:
+                    continue
+                if a == 0 or b == 0:
+                    value, margin = params.skip * (a + b), -1.0
+                else:
+                    margin = margins[(a, b)][j]
+                    value = _bead_value(src, tgt, i, j, a, b, margin, ratio, params)
+                if prev + value > best:
+                    best, arg = prev + value, (a, b, margin)
+            if arg is not None:
+                row[j], row_back[j] = best, arg
+    return _backtrack(back, n, m, params)
+
+
+def _bead_value(src: _Side, tgt: _Side, i: int, j: int, a: int, b: int, margin: float,
+                ratio: float, params: AlignParams) -> float:
+    ls, lt = src.length(i, a), tgt.length(j, b)
+    length = math.log((ls + 20) / (ratio * lt + 20)) ** 2
+    value = margin - params.length_weight * length
+    ns, nt = src.numbers_of(i, a), tgt.numbers_of(j, b)
+    if ns and nt:
+        value += params.anchor_weight * (2 * len(ns & nt) / len(ns | nt) - 1)
+    return ((a + b) / 2) ** params.size_exponent * value - params.merge_penalty * (a + b - 2)
+
+
+def _backtrack(back: list[dict[int, tuple[int, int, float]]], n: int, m: int,
+               params: AlignParams) -> list[Bead]:
+    if m not in back[n]:
+        raise RuntimeError("no alignment path within the band")  # a bug, not bad input
+    beads = []
+    i, j = n, m
+    while i or j:
+        a, b, margin = back[i][j]
+        confidence = 0.0 if not (a and b) else 1 / (1 + math.exp(
+            -(margin - params.confidence_mid) / params.confidence_scale))
+        beads.append(Bead(tuple(range(i - a, i)), tuple(range(j - b, j)), round(confidence, 4)))
+        i, j = i - a, j - b
+    return beads[::-1]
+
+
+def _band(src: _Side, tgt: _Side, ratio: float, params: AlignParams
+          ) -> list[tuple[int, int]]:
+    """For each row 0..n, the columns the search may use.
+
+    Short texts are searched in full. Longer ones are aligned at half resolution
+    (recursively), and the band follows that coarse path, ``params.band`` wide.
+    """
+    n, m = len(src.lengths), len(tgt.lengths)
+    if (n + 1) * (m + 1) <= params.max_full_cells or n < 4 or m < 4:
+        return [(0, m)] * (n + 1)
+    coarse_src, coarse_tgt = src.halved(tgt, params), tgt.halved(src, params)
+    coarse = _search(coarse_src, coarse_tgt, ratio, _band(coarse_src, coarse_tgt, ratio, params),
+                     params, max_merge=2)
+    lows = [m] * (n + 1)
+    highs = [0] * (n + 1)
+    i = j = 0  # corners of the coarse beads, projected to full resolution
+    for bead in coarse:
+        i2, j2 = i + len(bead.src), j + len(bead.tgt)
+        for row in range(2 * i, min(2 * i2, n) + 1):
+            lows[row] = min(lows[row], 2 * j)
+            highs[row] = max(highs[row], min(2 * j2, m))
+        i, j = i2, j2
+    w = params.band
+    band = []
+    for row in range(n + 1):
+        lo = min(lows[max(0, row - w):row + w + 1]) - w
+        hi = max(highs[max(0, row - w):row + w + 1]) + w
+        band.append((max(0, lo), min(m, hi)))
+    band[0], band[n] = (0, band[0][1]), (band[n][0], m)
+    return band
+
+
+def _halve(vecs: np.ndarray) -> np.ndarray:
+    """Average neighbouring pairs (the last one alone if odd) and renormalize."""
+    n = len(vecs)
+    pairs = vecs[: n - n % 2].reshape(-1, 2, vecs.shape[1]).sum(axis=1)
+    if n % 2:
+        pairs = np.vstack([pairs, vecs[-1:]])
+    return pairs / np.maximum(np.linalg.norm(pairs, axis=1, keepdims=True), 1e-9)
+
+
+def _halve_lengths(lengths: np.ndarray) -> np.ndarray:
+    n = len(lengths)
+    pairs = lengths[: n - n % 2].reshape(-1, 2).sum(axis=1)
+    return np.concatenate([pairs, lengths[-1:]]) if n % 2 else pairs

