@@ -23,7 +23,7 @@ from pipeline.config import Settings
 from pipeline.ingest import ingest, source_for
 from pipeline.langsplit import label_blocks, sections_of
 from pipeline.records import CleanedDocument, Page
-from pipeline.repair import repair
+from pipeline.repair import repair, repaired_position
 
 
 def gold_spans(gold_file: Path, seeds: Path) -> dict[str, list[tuple[int, int, str]]]:
@@ -53,21 +53,22 @@ def accuracy(seed: Path, spans: list[tuple[int, int, str]]) -> tuple[float, int]
     """Share of gold characters (non-space) whose block label matches, and their count."""
     settings = Settings.for_root(Path())
     cleaned = repair(ingest(source_for(seed), settings))
-    # The gold's offsets are into the seed as it is; map them through the repair log
-    # once repairs change the seeds' lengths.
-    if any(len(step.before) != len(step.after) for step in cleaned.steps):
-        raise SystemExit(f"{seed.name}: repairs shift offsets; gold mapping not implemented")
+    # The gold's offsets are into the seed as it is: map them through the repair log.
     labels = [""] * len(cleaned.text)
     for block in (b for s in sections_of(label_blocks(cleaned, settings)) for b in s.blocks):
         labels[block.start:block.end] = [block.language] * (block.end - block.start)
+    original = seed.read_text(encoding="utf-8")
     right = total = 0
     for start, end, language in spans:
         accepted = {"hi", "other", "unreadable"} if language == "hi-unreadable" else {language}
-        for position in range(start, min(end, len(cleaned.text))):
-            if cleaned.text[position].isspace() or not labels[position]:
+        for position in range(start, min(end, len(original))):
+            if original[position].isspace():
+                continue
+            label = labels[min(repaired_position(position, cleaned.steps), len(labels) - 1)]
+            if not label:
                 continue
             total += 1
-            right += labels[position] in accepted
+            right += label in accepted
     return right / total, total
 
 

@@ -6,12 +6,13 @@ text from OCR junk, and is the measure the repair rules must not lower.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache
 
 import wordfreq
 
-__all__ = ["known_share", "readable_share", "vocabulary", "words"]
+__all__ = ["known_share", "readable_share", "vocabulary", "words", "zipf"]
 
 #: A word: a run of letters and combining marks (Devanagari vowel signs are marks).
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|[\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963])*")
@@ -66,3 +67,18 @@ def readable_share(text: str, languages: tuple[str, ...]) -> float:
     known = sum(len(w) for w in _WORD.findall(text)
                 if len(w) >= 3 and any(w.lower() in vocabulary(lang) for lang in languages))
     return known / visible
+
+
+@cache
+def _frequencies(language: str) -> dict[str, float]:
+    return dict(wordfreq.get_frequency_dict(language))
+
+
+def zipf(word: str, languages: tuple[str, ...]) -> float:
+    """The highest Zipf frequency of ``word`` (lowercased) in ``languages``; 0 if unknown.
+
+    >>> zipf("fiscal", ("pt",)) > 4 > zipf("fiscai", ("pt",))
+    True
+    """
+    best = max((_frequencies(lang).get(word.lower(), 0.0) for lang in languages), default=0.0)
+    return round(math.log10(best) + 9, 2) if best > 0 else 0.0

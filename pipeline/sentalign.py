@@ -77,8 +77,9 @@ class AlignParams:
     band: int = 8
     #: Texts with at most this many cells (n × m) are searched in full.
     max_full_cells: int = 60_000
-    #: With an embedding function, beads below this confidence are refined.
-    refine_below: float = 0.5
+    #: With an embedding function, merged and unmatched beads are refined, and 1-1
+    #: beads below this confidence.
+    refine_below: float = 0.0
     #: Margin of a bead that gets confidence 0.5, and the slope around it.
     confidence_mid: float = 0.0
     confidence_scale: float = 0.03

@@ -1,0 +1,178 @@
+"""Stage 2, repair: fix extraction and OCR garbage, recording every change.
+
+Repairs are named rules in :data:`RULES`, pure ``str -> str`` functions applied in
+order to each page; each can be switched off in :class:`RepairConfig`, whose fields
+carry the rules' names. Every change a rule makes is recorded as a
+:class:`~pipeline.records.RepairStep` (rule, page, offset, before, after), and
+:func:`undo` turns repaired text back into the original, which is what makes the
+log trustworthy.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
+
+from pipeline.records import CleanedDocument, IngestedDocument, Page, RepairStep
+from pipeline.repair import rules
+
+__all__ = ["MAX_CHANGE_SHARE", "RULES", "RepairConfig", "diff_steps", "repair", "undo"]
+
+#: The repair rules, in the order they run.
+RULES: dict[str, Callable[[str], str]] = {
+    "ftfy": rules.fix_with_ftfy,
+    "normalize_nfc": rules.normalize_nfc,
+    "remove_running_heads": rules.remove_running_heads,
+    "fix_quote_junk": rules.fix_quote_junk,
+    "fix_numbering_glyphs": rules.fix_numbering_glyphs,
+    "latinize_homoglyphs": rules.latinize_homoglyphs,
+    "collapse_fake_bold": rules.collapse_fake_bold,
+    "reflow_hard_wraps": rules.reflow_hard_wraps,
+    "move_displaced_paragraph_numbers": rules.move_displaced_paragraph_numbers,
+    "fix_ocr_words": rules.fix_ocr_words,
+}
+
+
+#: Word-level rules stop (and flag the page) rather than change more than this share
+#: of a page's words: that much "garbage" means the rule misreads the page.
+MAX_CHANGE_SHARE = {
+    "fix_quote_junk": 0.1,
+    "fix_numbering_glyphs": 0.1,
+    "latinize_homoglyphs": 0.1,
+    "move_displaced_paragraph_numbers": 0.2,
+    "fix_ocr_words": 0.1,
+}
+
+
+def _changed_share(text: str, steps: list[RepairStep]) -> float:
+    words = len(text.split())
+    return sum(len(step.before.split()) for step in steps) / words if words else 0.0
+
+
+@dataclass(frozen=True)
+class RepairConfig:
+    """Which rules run; one field per rule in :data:`RULES`, under the same name."""
+
+    ftfy: bool = True
+    normalize_nfc: bool = True
+    remove_running_heads: bool = True
+    fix_quote_junk: bool = True
+    fix_numbering_glyphs: bool = True
+    latinize_homoglyphs: bool = True
+    collapse_fake_bold: bool = True
+    reflow_hard_wraps: bool = True
+    move_displaced_paragraph_numbers: bool = True
+    fix_ocr_words: bool = True
+
+    def enabled(self) -> list[str]:
+        """Names of the rules switched on, in the order they run."""
+        return [name for name in RULES if getattr(self, name)]
+
+
+assert [f.name for f in fields(RepairConfig)] == list(RULES), "RepairConfig must mirror RULES"
+
+
+def repair(document: IngestedDocument, config: RepairConfig | None = None) -> CleanedDocument:
+    """Apply the enabled rules to every page and collect the steps they made."""
+    config = config or RepairConfig()
+    pages: list[Page] = []
+    steps: list[RepairStep] = []
+    for page in document.pages:
+        text = page.text
+        warnings = list(page.warnings)
+        for name in config.enabled():
+            fixed = RULES[name](text)
+            page_steps = diff_steps(name, page.number, text, fixed)
+            share = _changed_share(text, page_steps)
+            if share > MAX_CHANGE_SHARE.get(name, 1.0):
+                warnings.append(f"{name} stopped: it would change {share:.0%} of the words "
+                                f"(limit {MAX_CHANGE_SHARE[name]:.0%})")
+                continue
+            steps.extend(page_steps)
+            text = fixed
+        pages.append(Page(number=page.number, method=page.method, reason=page.reason,
+                          text=text, ocr_languages=page.ocr_languages,
+                          confidence=page.confidence, warnings=tuple(warnings)))
+    return CleanedDocument(doc_id=document.source.doc_id, pages=tuple(pages),
+                           steps=tuple(steps))
+
+
+#: Words (with combining marks: Devanagari vowel signs are not "word" characters to
+#: ``re``), runs of white space, single other characters.
+_TOKEN = re.compile(r"[\w\u0300-\u036f\u0900-\u097f]+|\s+|[^\w\s]")
+
+
+def diff_steps(rule: str, page: int, before: str, after: str) -> list[RepairStep]:
+    """Describe the change from ``before`` to ``after`` as steps with offsets in ``before``.
+
+    The texts are compared word by word (words, runs of white space and single
+    punctuation marks), so a step is a whole word or phrase and long pages diff fast.
+
+    >>> diff_steps("ftfy", 1, "a ConvenÃ§Ã£o b", "a Convenção b")
+    [RepairStep(rule='ftfy', page=1, offset=2, before='ConvenÃ§Ã£o', after='Convenção')]
+    """
+    if before == after:
+        return []
+    old, new = _TOKEN.findall(before), _TOKEN.findall(after)
+    old_at = [0, *itertools.accumulate(map(len, old))]
+    new_at = [0, *itertools.accumulate(map(len, new))]
+    matcher = difflib.SequenceMatcher(None, old, new)
+    return [
+        RepairStep(rule=rule, page=page, offset=old_at[i1],
+                   before=before[old_at[i1]:old_at[i2]], after=after[new_at[j1]:new_at[j2]])
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+def undo(text: str, steps: Iterable[RepairStep]) -> str:
+    """Reverse the steps of one page (all rules), giving back the text before repair.
+
+    Steps are undone rule by rule, last rule first; within a rule each step's
+    position in the repaired text is its offset shifted by the steps before it.
+
+    >>> undo("a Convenção b", [RepairStep("ftfy", 1, 2, "ConvenÃ§Ã£o", "Convenção")])
+    'a ConvenÃ§Ã£o b'
+    """
+    by_rule: dict[str, list[RepairStep]] = {}
+    for step in steps:
+        by_rule.setdefault(step.rule, []).append(step)
+    for rule_steps in reversed(by_rule.values()):
+        shift = 0
+        positions = []
+        for step in sorted(rule_steps, key=lambda s: s.offset):
+            positions.append((step.offset + shift, step))
+            shift += len(step.after) - len(step.before)
+        for position, step in reversed(positions):
+            assert text[position:position + len(step.after)] == step.after, "log does not match"
+            text = text[:position] + step.before + text[position + len(step.after):]
+    return text
+
+
+def repaired_position(position: int, steps: Iterable[RepairStep]) -> int:
+    """Where character ``position`` of a page's original text ended up after repair.
+
+    A position inside a changed span maps to the start of its replacement.
+
+    >>> steps = [RepairStep("fix_ocr_words", 1, 3, "fiscai", "fiscal"),
+    ...          RepairStep("reflow_hard_wraps", 1, 2, "\\n", " \\n\\n")]
+    >>> [repaired_position(p, steps) for p in (0, 2, 3, 9)]
+    [0, 2, 5, 11]
+    """
+    by_rule: dict[str, list[RepairStep]] = {}
+    for step in steps:
+        by_rule.setdefault(step.rule, []).append(step)
+    for rule_steps in by_rule.values():
+        shift = 0
+        for step in sorted(rule_steps, key=lambda s: s.offset):
+            if position < step.offset:
+                break
+            if position < step.offset + len(step.before):
+                position = step.offset
+                break
+            shift += len(step.after) - len(step.before)
+        position += shift
+    return position

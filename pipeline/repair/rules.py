@@ -1,0 +1,310 @@
+"""The repair rules: pure ``str -> str`` functions, each named for what it fixes.
+
+Every rule shows a real before/after from the seed documents and says when it is
+unsafe. Rules only act where their evidence is strong; the orchestration in
+:mod:`pipeline.repair` records every change and stops a rule that would change too
+much of a page.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import unicodedata
+
+import ftfy
+
+from pipeline.lexicon import vocabulary, zipf
+from pipeline.repair._tables import CYRILLIC_TO_LATIN, VIETNAMESE_JUNK, WORD_CONFUSIONS
+
+__all__ = [
+    "collapse_fake_bold",
+    "fix_numbering_glyphs",
+    "fix_ocr_words",
+    "fix_quote_junk",
+    "fix_with_ftfy",
+    "latinize_homoglyphs",
+    "move_displaced_paragraph_numbers",
+    "normalize_nfc",
+    "reflow_hard_wraps",
+    "remove_running_heads",
+]
+
+#: ftfy as gazettes need it: typographic quotes are kept (translators want them),
+#: full-width characters are left alone, and Unicode normalization is left to
+#: :func:`normalize_nfc`, so that the log tells the two apart.
+_FTFY_CONFIG = ftfy.TextFixerConfig(uncurl_quotes=False, fix_character_width=False,
+                                    normalization=None, explain=False)
+
+
+def fix_with_ftfy(text: str) -> str:
+    """Fix mojibake, HTML entities, control characters and line breaks with ftfy.
+
+    >>> fix_with_ftfy("ConvenÃ§Ã£o destinada a evitar a dupla tributaÃ§Ã£o")
+    'Convenção destinada a evitar a dupla tributação'
+    >>> fix_with_ftfy("“a Convenção”")
+    '“a Convenção”'
+
+    Unsafe when a text really means the characters ftfy takes for mojibake; gazettes
+    in Portuguese, English, Swedish and Hindi do not.
+    """
+    return ftfy.fix_text(text, _FTFY_CONFIG)
+
+
+def normalize_nfc(text: str) -> str:
+    """Put text in Unicode Normalization Form C, the form every later stage expects.
+
+    >>> normalize_nfc("Conven\\u0063\\u0327\\u0061\\u0303o")  # c + cedilla, a + tilde
+    'Convenção'
+
+    In Devanagari NFC *decomposes* the nukta letters (U+095C ड़ becomes ड + ़), as
+    Unicode excludes them from composition; the text reads the same.
+    """
+    return unicodedata.normalize("NFC", text)
+
+
+_RUNNING_HEAD = re.compile(
+    r"\s*\d{0,3}\s?THE GAZETTE OF INDIA\s*:\s*EXTRAORDINARY\s*"
+    r"\[PART\s+[IVX]+\s*[—–-]\s*SEC\.\s*\d\s*\([ivx]+\)\]\s*"
+    r"|\s*\d{3,5}\s+GI/\d{4}\s*\(\d+\)\s*"
+)
+
+
+def remove_running_heads(text: str) -> str:
+    """Remove Gazette of India running heads (with their page number) and sheet footers.
+
+    >>> remove_running_heads("If the12 THE GAZETTE OF INDIA : EXTRAORDINARY "
+    ...                      "[PART II—SEC. 3(ii)] enterprise carries on business")
+    'If the enterprise carries on business'
+
+    Unsafe when a text quotes the masthead itself (then the quote loses it).
+    """
+    return _RUNNING_HEAD.sub(" ", text)
+
+
+_JUNK = re.escape(VIETNAMESE_JUNK)
+_JUNK_CLOSING = re.compile(rf"(?<=[\w.)\]])i?([{_JUNK}][{_JUNK}i]*)(?=[\s)]|$)")
+_JUNK_OPENING = re.compile(rf"(?:(?<=\s)|^)i?[{_JUNK}]+(?=\w)")
+
+
+def fix_quote_junk(text: str) -> str:
+    """Turn the letters a wrong OCR model made of quotes, colons and stops back into them.
+
+    After a word, a run of these letters (with the stray ``i`` s around them) is a
+    closing mark: ``ạ`` was a full stop, ``Ạ`` a colon, ``Ị``/``ị`` the quote.
+    Before a word it is an opening quote.
+
+    >>> fix_quote_junk('Acordaram o seguinteẠỊi ARTIGO 2 O seguinte')
+    'Acordaram o seguinte:" ARTIGO 2 O seguinte'
+    >>> fix_quote_junk('related to such profitsiại Paragraph 6; seguinte: ỊARTIGO 23')
+    'related to such profits." Paragraph 6; seguinte: "ARTIGO 23'
+    >>> fix_quote_junk('e 27.ịi ARTIGO 3')
+    'e 27." ARTIGO 3'
+
+    Unsafe in Vietnamese text, where these are letters; gazettes here hold none.
+    """
+    def closing(match: re.Match[str]) -> str:
+        run = match.group(1)
+        stop = ":" if "Ạ" in run else "." if "ạ" in run else ""
+        return stop + '"'
+
+    text = _JUNK_CLOSING.sub(closing, text)
+    return _JUNK_OPENING.sub('"', text)
+
+
+_NUMBERING = re.compile(r"(?<![\w])(\()?([iі¡ї]{1,3})([)>])(?=\s)")
+
+
+def fix_numbering_glyphs(text: str) -> str:
+    """Repair roman item numbers OCR spelled with look-alikes: ``(¡i)``, ``(її)``, ``(i>``.
+
+    >>> fix_numbering_glyphs("representative; (¡i) in India: and (¡¡) any other; (її) os")
+    'representative; (ii) in India: and (ii) any other; (ii) os'
+    >>> fix_numbering_glyphs("thereof: (i> operating as a holding; c} designam")
+    'thereof: (i) operating as a holding; c) designam'
+
+    Only enumerators are touched: one to three of these glyphs in brackets (or before
+    ``)``), followed by a space. Unsafe for Spanish text, where ``¡`` is punctuation.
+    """
+    def roman(match: re.Match[str]) -> str:
+        opening, glyphs, _ = match.groups()
+        return f"{opening or ''}{'i' * len(glyphs)})"
+
+    text = _NUMBERING.sub(roman, text)
+    return re.sub(r"(?<=\s)([a-h])\}(?=\s)", r"\1)", text)
+
+
+_MIXED_WORD = re.compile(r"\b\w*[\u0400-\u04ff]\w*\b")
+
+
+def latinize_homoglyphs(text: str) -> str:
+    """Replace Cyrillic look-alike letters inside otherwise Latin words.
+
+    >>> latinize_homoglyphs("the Соntracting State and Москва")
+    'the Contracting State and Москва'
+
+    A word that is all Cyrillic is left as it is. Unsafe for text mixing Latin and
+    Cyrillic inside one word on purpose (none in these gazettes).
+    """
+    def fix(match: re.Match[str]) -> str:
+        word = match.group()
+        latin = sum("a" <= ch.lower() <= "z" for ch in word)
+        return word.translate(CYRILLIC_TO_LATIN) if latin else word
+
+    return _MIXED_WORD.sub(fix, text)
+
+
+_FAKE_BOLD = re.compile(r"((?:[\u0900-\u097f])|\(cid:\d+\))\1{3}")
+
+
+def collapse_fake_bold(text: str) -> str:
+    """Collapse characters a PDF drew four times over (fake bold) into one.
+
+    >>> collapse_fake_bold("ििििवववव ममममंंंं ााााललललयययय")
+    'िव मं ालय'
+
+    Only Devanagari characters and ``(cid:N)`` glyph ids repeated exactly in fours are
+    collapsed. Unsafe for text that really repeats a letter four times (none does).
+    """
+    return _FAKE_BOLD.sub(r"\1", text)
+
+
+_HEADING_LINE = re.compile(
+    r"(?:ARTIGO|ARTICLE|ARTIKEL|Artigo|Article|Artikel|Art\.|CAPÍTULO|CHAPTER|"
+    r"PROTOCOL|PROTOCOLO|DECRETO|अनुच्छेद)\b")
+_UNIT_START = re.compile(r"(?:\d{1,2}\.|\(?[a-z]\)|\(?[ivx]+\)|[-–•])\s")
+_HYPHENATED = re.compile(r"(\w+)-\n(\w+)")
+
+
+def reflow_hard_wraps(text: str) -> str:
+    """Join the lines of paragraphs a PDF's text layer wrapped; keep headings and items.
+
+    Applies only to pages that look wrapped (eight lines or more, median length
+    under 110 characters). A line is joined to the next unless it ends a sentence or
+    clause (``.``, ``:``, ``;``) or either line is a heading, a numbered paragraph or an
+    item; ``exem-`` + ``plo`` becomes ``exemplo`` where the lexicon knows the joined word
+    and not the hyphenated one (``comunicar-se`` keeps its hyphen).
+
+    >>> page = ("ARTIGO 3\\nO Artigo 1 da Convenção será excluído e substituído pelo\\n"
+    ...         "seguinte:\\n1. Esta Convenção se aplicará às pessoas\\n"
+    ...         "de ambos os Estados. Poderão comunicar-\\nse por exem-\\n"
+    ...         "plo.\\na) no caso do Brasil\\nb) no caso do Chile\\nARTIGO 4")
+    >>> print(reflow_hard_wraps(page))
+    ARTIGO 3
+    O Artigo 1 da Convenção será excluído e substituído pelo seguinte:
+    <BLANKLINE>
+    1. Esta Convenção se aplicará às pessoas de ambos os Estados. Poderão comunicar-se por exemplo.
+    <BLANKLINE>
+    a) no caso do Brasil
+    b) no caso do Chile
+    ARTIGO 4
+
+    Unsafe for verse or tables, whose line breaks mean something.
+    """
+    lines = text.split("\n")
+    if len(lines) < 8 or statistics.median(len(line) for line in lines) >= 110:
+        return text
+    text = _HYPHENATED.sub(_join_hyphenated, text)
+    lines = text.split("\n")
+    out = [lines[0]]
+    for line in lines[1:]:
+        previous = out[-1]
+        before, current = previous.strip(), line.strip()
+        if not before or not current:
+            out.append(line)
+        elif _is_unit(current) or _HEADING_LINE.match(before):
+            out.append(("\n" if _ends_clause(before) else "") + line)
+        elif _ends_clause(before):
+            out.append("\n" + line)
+        else:
+            out[-1] = f"{previous.rstrip()} {current}"
+    return "\n".join(out)
+
+
+def _is_unit(line: str) -> bool:
+    return bool(_HEADING_LINE.match(line) or _UNIT_START.match(line))
+
+
+def _ends_clause(line: str) -> bool:
+    return line.endswith((".", ":", ";", '."', ':"', ".”"))
+
+
+def _join_hyphenated(match: re.Match[str]) -> str:
+    head, tail = match.groups()
+    joined = head + tail
+    known = any(joined.lower() in vocabulary(lang) for lang in ("pt", "en", "sv"))
+    hyphen_known = any(f"{head}-{tail}".lower() in vocabulary(lang)
+                       for lang in ("pt", "en", "sv"))
+    return joined if known and not hyphen_known else f"{head}-{tail}"
+
+
+_DISPLACED = re.compile(r"(?<=[a-zà-üå-ö,]) (\d{1,2})\. (?=[a-zà-üå-ö(\"“])")
+_SENTENCE_START = re.compile(r'(?:^|(?<=[.:;]\s)|(?<=[.:;]["”]\s)|(?<=\n))(?=["“(]?[A-ZÀ-Ü])')
+
+
+def move_displaced_paragraph_numbers(text: str) -> str:
+    """Put paragraph numbers that two-column OCR pushed mid-sentence back at its start.
+
+    >>> move_displaced_paragraph_numbers(
+    ...     "Estados. Para efeitos desta Convenção, os rendimentos de uma 2. entidade são")
+    'Estados. 2. Para efeitos desta Convenção, os rendimentos de uma entidade são'
+
+    Evidence: the number stands between a lower-case word (or a comma) and a lower-case
+    word, and the sentence it belongs to does not start with a number already. Unsafe
+    when a sentence really ends in an abbreviation before a number (``pág. 2. segue``).
+    """
+    while True:
+        for match in _DISPLACED.finditer(text):
+            starts = [m.start() for m in _SENTENCE_START.finditer(text, 0, match.start())]
+            if not starts:
+                continue
+            start = starts[-1]
+            if re.match(r'["“(]?\d{1,2}\.\s', text[start:]):
+                continue
+            number = match.group(1)
+            text = (text[:start] + f"{number}. " + text[start:match.start()] + " "
+                    + text[match.end():])
+            break
+        else:
+            return text
+
+
+_WORD = re.compile(r"(?<![\w-])[a-zà-öø-ÿăőű]{3,}(?![\w-])")
+
+
+def fix_ocr_words(text: str) -> str:
+    """Correct unknown lower-case words that one OCR confusion away are common words.
+
+    >>> fix_ocr_words("no ano fiscai considerado; a quaiquer falta")
+    'no ano fiscal considerado; a qualquer falta'
+    >>> fix_ocr_words("utdelning frän bolag eller năgon kombination")
+    'utdelning från bolag eller någon kombination'
+    >>> fix_ocr_words("den statliga inkomstskatten; royalties; kupongskatten")
+    'den statliga inkomstskatten; royalties; kupongskatten'
+
+    Evidence: across Portuguese, English and Swedish the word is rare (Zipf < 3.5)
+    and exactly one candidate made by one confusion (``i``→``l``, ``ä``/``ă``→``å``,
+    ``rn``→``m``, ...) is at least 3 Zipf points more frequent. Capitalised words
+    (names) are left alone. Unsafe for rare words that a confusion turns into common
+    ones (such a change is logged and can be undone).
+    """
+    def fix(match: re.Match[str]) -> str:
+        word = match.group()
+        current = _zipf(word)
+        if current >= 3.5:
+            return word
+        candidates = {word[:i] + right + word[i + len(wrong):]
+                      for wrong, right in WORD_CONFUSIONS
+                      for i in _positions(word, wrong)}
+        good = [c for c in candidates if _zipf(c) >= current + 3]
+        return good[0] if len(good) == 1 else word
+
+    return _WORD.sub(fix, text)
+
+
+def _positions(word: str, part: str) -> list[int]:
+    return [i for i in range(len(word)) if word.startswith(part, i)]
+
+
+def _zipf(word: str) -> float:
+    return zipf(word, ("pt", "en", "sv"))
