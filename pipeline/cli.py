@@ -15,7 +15,7 @@ from rich.table import Table
 
 from pipeline.config import Settings, prefect_environment
 from pipeline.errors import GazetteError
-from pipeline.records import DocumentSummary
+from pipeline.records import DocumentSummary, IngestedDocument
 
 T = TypeVar("T")
 
@@ -82,11 +82,8 @@ def ingest(
     = False,
 ) -> None:
     """Read one file and show how each page was read (text layer, OCR) and why."""
-    from pipeline.ingest import ingest as ingest_file
-    from pipeline.ingest import source_for
-
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    document = _or_exit(lambda: ingest_file(source_for(file), Settings.for_root(Path())))
+    document = _ingest_one(file)
     if as_json:
         for page in document.pages:
             typer.echo(json.dumps(page.to_json(), ensure_ascii=False))
@@ -106,12 +103,9 @@ def clean(
     log: Annotated[bool, typer.Option("--log", help="Print the repair log instead.")] = False,
 ) -> None:
     """Ingest and repair one file; print the repaired text (or its repair log)."""
-    from pipeline.ingest import ingest as ingest_file
-    from pipeline.ingest import source_for
     from pipeline.repair import repair
 
-    cleaned = _or_exit(
-        lambda: repair(ingest_file(source_for(file), Settings.for_root(Path()))))
+    cleaned = repair(_ingest_one(file))
     if log:
         for step in cleaned.steps:
             typer.echo(json.dumps(step.to_json(), ensure_ascii=False))
@@ -126,14 +120,12 @@ def split(
     = False,
 ) -> None:
     """Ingest, repair and split one file; print its language sections and article outline."""
-    from pipeline.ingest import ingest as ingest_file
-    from pipeline.ingest import source_for
     from pipeline.langsplit import label_blocks, sections_of
     from pipeline.repair import repair
     from pipeline.structure import structure_json, structure_of
 
     settings = Settings.for_root(Path())
-    cleaned = _or_exit(lambda: repair(ingest_file(source_for(file), settings)))
+    cleaned = repair(_ingest_one(file))
     sections = sections_of(label_blocks(cleaned, settings))
     articles = structure_of(sections, cleaned.text)
     if as_json:
@@ -161,6 +153,10 @@ def align(
     split_text: Annotated[bool, typer.Option(
         "--split", help="SRC and TGT are running text: split them into sentences first.")]
     = False,
+    second_pass: Annotated[bool, typer.Option(
+        "--second-pass/--one-pass",
+        help="Re-embed merged neighbours where the first pass merged or skipped "
+             "(better, slower).")] = True,
 ) -> None:
     """Align two files, one segment per line; print one bead per line.
 
@@ -184,7 +180,7 @@ def align(
     encoder = Encoder(settings.model_dir)
     vectors = _or_exit(lambda: encoder.encode(source + target))
     beads = align_segments(source, target, vectors[:len(source)], vectors[len(source):],
-                           embed=encoder.encode)
+                           embed=encoder.encode if second_pass else None)
     for bead in beads:
         typer.echo(format_bead(bead))
 
@@ -229,6 +225,13 @@ def export() -> None:
     console.print("gazette export: not yet implemented; `gazette run` writes per-document "
                   "TSV files to aligned/ meanwhile.", style="red")
     raise typer.Exit(2)
+
+
+def _ingest_one(file: Path) -> IngestedDocument:
+    """Ingest a single file given on the command line; input errors exit with a message."""
+    from pipeline.ingest import ingest, source_for
+
+    return _or_exit(lambda: ingest(source_for(file), Settings.for_root(Path())))
 
 
 def _or_exit(action: Callable[[], T]) -> T:

@@ -156,21 +156,26 @@ class _Side:
     def refine(self, texts: list[str], spans: list[tuple[int, ...]],
                embed: Callable[[list[str]], np.ndarray], other: np.ndarray,
                params: AlignParams) -> None:
-        """Replace summed vectors of merged windows near ``spans`` by real embeddings."""
-        ends: set[int] = set()
+        """Replace summed vectors of merged windows at ``spans`` by real embeddings.
+
+        For a doubtful span the windows embedded are the span itself (if it holds two
+        or more sentences) and the span grown by one sentence on either side, up to
+        ``max_merge`` sentences: the merges the search hesitated between.
+        """
+        windows: set[tuple[int, int]] = set()  # (size, end)
         for span in spans:
-            first = span[0] if span else None
-            last = span[-1] + 1 if span else None
-            if first is None or last is None:
+            if not span:
                 continue
-            ends.update(range(max(1, first - 1), min(len(texts), last + 1) + 1))
-        windows = sorted((a, i) for i in ends for a in range(2, params.max_merge + 1)
-                         if i - a >= 0)
+            first, last = span[0], span[-1] + 1
+            for start, end in ((first, last), (first - 1, last), (first, last + 1)):
+                if start >= 0 and end <= len(texts) and 2 <= end - start <= params.max_merge:
+                    windows.add((end - start, end))
         if not windows:
             return
-        vectors = embed([" ".join(texts[i - a:i]) for a, i in windows])
+        ordered = sorted(windows)
+        vectors = embed([" ".join(texts[i - a:i]) for a, i in ordered])
         sample = self.sample(other, params)
-        for (a, i), vector in zip(windows, vectors, strict=True):
+        for (a, i), vector in zip(ordered, vectors, strict=True):
             self.seg[a][i] = vector
             self.base[a][i] = float((sample @ vector).mean())
 

@@ -33,9 +33,12 @@ class Encoder:
     """
 
     def __init__(self, model_dir: Path, cache: Path | None = None, batch_size: int = 32,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, max_tokens: int = 128) -> None:
         self.model_dir = model_dir
         self.batch_size = batch_size
+        #: Texts are cut to this many tokens: enough to tell a sentence's translation
+        #: from its neighbours, and it bounds the cost of very long legal sentences.
+        self.max_tokens = max_tokens
         self.threads = threads
         self._model: Any = None
         self._cache_path = cache
@@ -58,11 +61,13 @@ class Encoder:
                 torch.set_num_threads(self.threads)
             log.info("loading embedding model from %s", self.model_dir)
             self._model = SentenceTransformer(str(self.model_dir), device="cpu")
+            self._model.max_seq_length = self.max_tokens
         return self._model
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Vectors for ``texts``: an ``(n, 384)`` float32 array of unit rows."""
-        keys = [hashlib.sha1(f"e5q:{text}".encode()).hexdigest() for text in texts]
+        keys = [hashlib.sha1(f"e5q{self.max_tokens}:{text}".encode()).hexdigest()
+                for text in texts]
         found = self._cached(keys)
         missing = sorted({key: text for key, text in zip(keys, texts, strict=True)
                           if key not in found}.items())
