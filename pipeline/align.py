@@ -64,12 +64,12 @@ def _sentences(article: Article, text: str) -> list[str]:
 
 def align_sentences(
     pairs: dict[str, list[ArticlePair]], text: str, embed: Embed,
-    params: AlignParams | None = None, flag_below: float = 0.5,
+    params: AlignParams | None = None, flag_below: float = 0.5, second_pass: bool = False,
 ) -> dict[str, list[SentencePair]]:
     """Align the sentences of every article pair; ``text`` is the document's cleaned text.
 
     All sentences of the document are embedded in one call (the encoder batches and
-    caches them); the aligner may embed merged neighbours in a second pass.
+    caches them); with ``second_pass`` the aligner also embeds merged neighbours.
     """
     every = [s for language_pairs in pairs.values() for pair in language_pairs
              for article in (pair.pivot, pair.other) for s in _sentences(article, text)]
@@ -81,7 +81,8 @@ def align_sentences(
             src, tgt = _sentences(pair.pivot, text), _sentences(pair.other, text)
             src_vecs = np.array([vectors[s] for s in src]).reshape(len(src), -1)
             tgt_vecs = np.array([vectors[s] for s in tgt]).reshape(len(tgt), -1)
-            for bead in align(src, tgt, src_vecs, tgt_vecs, params, embed=embed):
+            for bead in align(src, tgt, src_vecs, tgt_vecs, params,
+                              embed=embed if second_pass else None):
                 found.append(SentencePair(
                     article=pair.key, language=language, pivot_ids=bead.src, ids=bead.tgt,
                     pivot_text=" ".join(src[i] for i in bead.src),

@@ -156,7 +156,7 @@ def align(
     second_pass: Annotated[bool, typer.Option(
         "--second-pass/--one-pass",
         help="Re-embed merged neighbours where the first pass merged or skipped "
-             "(better, slower).")] = True,
+             "(slightly better, about twice as slow).")] = False,
 ) -> None:
     """Align two files, one segment per line; print one bead per line.
 

@@ -58,6 +58,9 @@ class Settings:
 
     #: The sentence-transformers folder built by ``gazette model build`` (outside git).
     model_dir: Path = DEFAULT_MODEL_DIR
+    #: Re-embed merged neighbours where the aligner's first pass merged or skipped
+    #: sentences: slightly better, about twice as slow (see BENCHMARKS.md).
+    align_second_pass: bool = False
     #: Sentence pairs with a lower confidence are flagged for review.
     flag_below: float = 0.5
     #: Rasterization resolution for OCR.

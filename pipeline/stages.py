@@ -91,7 +91,8 @@ def run_align(
     out.write("aligned", "articles.jsonl", jsonl(article_records(out.doc_id, pairs)))
     encoder = _encoder(settings.model_dir, settings.state / "embeddings.sqlite")
     sentences = align_sentences(pairs, cleaned.text, encoder.encode,
-                                flag_below=settings.flag_below)
+                                flag_below=settings.flag_below,
+                                second_pass=settings.align_second_pass)
     out.write("aligned", "sentences.jsonl", jsonl(
         pair.to_json(out.doc_id) for language_pairs in sentences.values()
         for pair in language_pairs))
