@@ -21,7 +21,7 @@ from langdetect.detector_factory import PROFILES_DIRECTORY, DetectorFactory
 from langdetect.lang_detect_exception import LangDetectException
 
 from pipeline.config import Settings
-from pipeline.lexicon import readable_share
+from pipeline.lexicon import readable_share, vocabulary
 from pipeline.records import Block, CleanedDocument, Section
 
 __all__ = ["detect_language", "label_blocks", "sections_of", "split_blocks"]
@@ -140,7 +140,8 @@ def _factory(languages: tuple[str, ...], seed: int) -> DetectorFactory:
 def detect_language(text: str, settings: Settings) -> tuple[str, str]:
     """Label one block: returns ``(language, evidence)``.
 
-    Evidence is ``script`` (mostly Devanagari letters: Hindi), ``langdetect``,
+    Evidence is ``script`` (mostly Devanagari letters: Hindi), ``legacy-font`` (Hindi
+    typed in a legacy font, see :func:`looks_like_legacy_hindi`), ``langdetect``,
     ``neighbours`` (too few letters to judge; resolved by :func:`label_blocks`) or
     ``no-letters``.
 
@@ -160,18 +161,48 @@ def detect_language(text: str, settings: Settings) -> tuple[str, str]:
         return "hi", "script"
     if len(letters) < settings.min_block_letters:
         return "other", "neighbours"
+    latin_langs = tuple(lang for lang in settings.languages if lang != "hi")
+    if "hi" in settings.languages and looks_like_legacy_hindi(text, latin_langs):
+        return "hi", "legacy-font"
     # Treaties quote foreign terms in parentheses: "o imposto nacional sobre a renda
     # (den statliga inkomstskatten)". Judge the text around them where there is enough.
     outside = _PARENTHESES.sub(" ", text)
     if len(_letters(outside)) >= settings.min_block_letters:
         text = outside
-    latin_langs = tuple(lang for lang in settings.languages if lang != "hi")
     detector = _factory(latin_langs, settings.langdetect_seed).create()
     detector.append(unicodedata.normalize("NFC", text))
     try:
         return detector.detect(), "langdetect"
     except LangDetectException:
         return "other", "neighbours"
+
+
+_LOWER_TOKEN = re.compile(r"\S*[a-z]\S*")
+
+
+def looks_like_legacy_hindi(text: str, latin_languages: tuple[str, ...]) -> bool:
+    """True for Hindi typed in a legacy font (Kruti Dev and kin) and read as Latin letters.
+
+    Evidence: of the tokens with lower-case letters, most are no word of the Latin
+    languages, and many carry ``k``, the legacy fonts' sign for the vowel ा.
+
+    >>> looks_like_legacy_hindi("jftLVªh laö Mhö vlk/kj.k EXTRAORDINARY Hkkx II—[k.M 3—mi "
+    ...                         "izkf/dkj ls izdkf'kr PUBLISHED ubZ fnYyh] cqèkokj] tqykbZ",
+    ...                         ("en", "pt", "sv"))
+    True
+    >>> looks_like_legacy_hindi("O presente Protocolo entrará em vigor na data da última "
+    ...                         "notificação pela via diplomática", ("en", "pt", "sv"))
+    False
+    """
+    tokens = _LOWER_TOKEN.findall(text)
+    if len(tokens) < 8:
+        return False
+    unknown = [t for t in tokens
+               if not any(w.lower() in vocabulary(lang) for w in re.findall(r"[^\W\d_]+", t)
+                          for lang in latin_languages)
+               or re.search(r"[^\w\s'’.,;:()-]", t)]
+    with_aa = [t for t in unknown if "k" in t]
+    return len(unknown) >= 0.6 * len(tokens) and len(with_aa) >= 0.3 * len(unknown)
 
 
 def label_blocks(document: CleanedDocument, settings: Settings) -> list[Block]:
@@ -211,7 +242,7 @@ def _mark_unreadable(blocks: list[Block], settings: Settings) -> list[Block]:
 
 
 #: Evidence that decides a block's label by itself.
-_JUDGED = ("script", "langdetect", "junk")
+_JUDGED = ("script", "legacy-font", "langdetect", "junk")
 
 
 def _inherit_from_neighbours(blocks: list[Block]) -> list[Block]:

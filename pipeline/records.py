@@ -131,9 +131,10 @@ class Block:
     end: int
     text: str
     language: str
-    #: What the label rests on: ``script``, ``langdetect``, ``neighbours`` (too short to
-    #: judge), ``island`` (one block between two of another language), ``junk`` (in a run
-    #: of OCR junk: language ``unreadable``) or ``no-letters``.
+    #: What the label rests on: ``script``, ``legacy-font``, ``langdetect``,
+    #: ``neighbours`` (too short to judge), ``island`` (one block between two of another
+    #: language), ``junk`` (in a run of OCR junk: language ``unreadable``) or
+    #: ``no-letters``.
     evidence: str
 
 

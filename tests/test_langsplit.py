@@ -71,7 +71,7 @@ def test_bench_figures_hold(shared: Path):
     gold = gold_spans(shared / "gold" / "seed-languages.tsv", shared / "seeds")
     for name, floor in {"000_2a61d363becf8d44.txt": 0.995, "001_92f44dad33fafe9c.txt": 0.995,
                         "002_9382d4ae2bbb4b06.txt": 0.995, "004_5572047d3d386aa9.txt": 0.995,
-                        "003_0e74b7595024bb83.txt": 0.99}.items():
+                        "003_0e74b7595024bb83.txt": 0.995}.items():
         share, _ = accuracy(shared / "seeds" / name, gold[name])
         assert share >= floor, f"{name}: {share:.2%}"
 

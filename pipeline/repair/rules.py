@@ -269,7 +269,8 @@ def move_displaced_paragraph_numbers(text: str) -> str:
             return text
 
 
-_WORD = re.compile(r"(?<![\w-])[a-zà-öø-ÿăőű]{3,}(?![\w-])")
+# a whole word between spaces or ordinary punctuation, not part of "vlk/kj.k"
+_WORD = re.compile(r"(?<![^\s(\"“‘])[a-zà-öø-ÿăőű]{3,}(?=[\s.,;:!?)\"”’]|$)")
 
 
 def fix_ocr_words(text: str) -> str:
