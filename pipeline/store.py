@@ -21,7 +21,7 @@ from typing import Any
 from pipeline.config import PIPELINE_VERSION, Settings
 from pipeline.records import Source
 
-__all__ = ["MANIFEST", "DocumentOutput", "is_up_to_date", "read_manifest", "write_atomic"]
+__all__ = ["MANIFEST", "DocumentOutput", "is_up_to_date", "jsonl", "read_manifest", "write_atomic"]
 
 MANIFEST = "manifest.json"
 
