@@ -47,7 +47,7 @@ def process_document(source: Source, settings: Settings) -> DocumentSummary:
         cleaned = repair_task(document, out)
         sections = split_task(cleaned, settings, out)
         articles = structure_task(sections, cleaned, out)
-        sentences = align_task(articles, cleaned, settings, out)
+        sentences = align_task(articles, settings, out)
         counts = export_task(sentences, settings, out)
         return stages.finish(source, cleaned, sections, sentences, counts, out)
     finally:

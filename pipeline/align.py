@@ -58,27 +58,28 @@ def pair_articles(
     return pairs
 
 
-def _sentences(article: Article, text: str) -> list[str]:
-    return [text[start:end] for start, end in article.sentences]
+def _sentences(article: Article) -> list[str]:
+    return [article.text[start - article.start:end - article.start]
+            for start, end in article.sentences]
 
 
 def align_sentences(
-    pairs: dict[str, list[ArticlePair]], text: str, embed: Embed,
+    pairs: dict[str, list[ArticlePair]], embed: Embed,
     params: AlignParams | None = None, flag_below: float = 0.5, second_pass: bool = False,
 ) -> dict[str, list[SentencePair]]:
-    """Align the sentences of every article pair; ``text`` is the document's cleaned text.
+    """Align the sentences of every article pair.
 
     All sentences of the document are embedded in one call (the encoder batches and
     caches them); with ``second_pass`` the aligner also embeds merged neighbours.
     """
     every = [s for language_pairs in pairs.values() for pair in language_pairs
-             for article in (pair.pivot, pair.other) for s in _sentences(article, text)]
+             for article in (pair.pivot, pair.other) for s in _sentences(article)]
     vectors = dict(zip(every, embed(every), strict=True)) if every else {}
     result: dict[str, list[SentencePair]] = {}
     for language, language_pairs in pairs.items():
         found = result.setdefault(language, [])
         for pair in language_pairs:
-            src, tgt = _sentences(pair.pivot, text), _sentences(pair.other, text)
+            src, tgt = _sentences(pair.pivot), _sentences(pair.other)
             src_vecs = np.array([vectors[s] for s in src]).reshape(len(src), -1)
             tgt_vecs = np.array([vectors[s] for s in tgt]).reshape(len(tgt), -1)
             for bead in align(src, tgt, src_vecs, tgt_vecs, params,

@@ -120,14 +120,10 @@ def split(
     = False,
 ) -> None:
     """Ingest, repair and split one file; print its language sections and article outline."""
-    from pipeline.langsplit import label_blocks, sections_of
-    from pipeline.repair import repair
-    from pipeline.structure import structure_json, structure_of
+    from pipeline.stages import read_structure
+    from pipeline.structure import structure_json
 
-    settings = Settings.for_root(Path())
-    cleaned = repair(_ingest_one(file))
-    sections = sections_of(label_blocks(cleaned, settings))
-    articles = structure_of(sections, cleaned.text)
+    _, sections, articles = _or_exit(lambda: read_structure(file, Settings.for_root(Path())))
     if as_json:
         typer.echo(json.dumps(structure_json(sections, articles), ensure_ascii=False, indent=1))
         return
@@ -183,6 +179,41 @@ def align(
                            embed=encoder.encode if second_pass else None)
     for bead in beads:
         typer.echo(format_bead(bead))
+
+
+@app.command()
+def pair(
+    english: FileArgument,
+    other: FileArgument,
+    second_pass: Annotated[bool, typer.Option(
+        "--second-pass/--one-pass", help="See `gazette align`.")] = False,
+) -> None:
+    """Align an English document with its translation kept in another document.
+
+    Both files go through ingest, repair, language split and structure; the English
+    articles of ENGLISH are paired with the other languages' articles of OTHER, then
+    their sentences are aligned. Prints the TSV of `aligned/<doc>/en-<lang>.tsv`.
+    """
+    from pipeline.align import align_sentences, pair_articles
+    from pipeline.export import sentence_tsv
+    from pipeline.stages import encoder_for, read_structure
+
+    settings = Settings.for_root(Path())
+    pivot = settings.pivot_language
+    _, _, english_articles = _or_exit(lambda: read_structure(english, settings))
+    _, _, other_articles = _or_exit(lambda: read_structure(other, settings))
+    if not english_articles.get(pivot):
+        console.print(f"error: no {pivot} text found in {english}", style="red")
+        raise typer.Exit(1)
+    articles = {pivot: english_articles[pivot],
+                **{lang: found for lang, found in other_articles.items() if lang != pivot}}
+    pairs = pair_articles(articles, pivot)
+    sentences = _or_exit(lambda: align_sentences(
+        pairs, encoder_for(settings).encode, flag_below=settings.flag_below,
+        second_pass=second_pass))
+    doc_id = f"{english.stem}+{other.stem}"
+    for language, language_pairs in sentences.items():
+        typer.echo(sentence_tsv(language_pairs, doc_id, pivot, language), nl=False)
 
 
 model_app = typer.Typer(help="Build and check the embedding model.", no_args_is_help=True)

@@ -17,7 +17,7 @@ from pipeline.align import align_sentences, multiway_units, pair_articles
 from pipeline.config import PIPELINE_VERSION, Settings
 from pipeline.embedding.encoder import Encoder
 from pipeline.export import article_records, sentence_tsv
-from pipeline.ingest import ingest
+from pipeline.ingest import ingest, source_for
 from pipeline.langsplit import label_blocks, sections_of
 from pipeline.records import (
     Article,
@@ -33,7 +33,9 @@ from pipeline.store import DocumentOutput, jsonl, read_manifest
 from pipeline.structure import structure_json, structure_of
 
 __all__ = [
+    "encoder_for",
     "finish",
+    "read_structure",
     "run_align",
     "run_export",
     "run_ingest",
@@ -80,8 +82,7 @@ def run_structure(
 
 
 def run_align(
-    articles: dict[str, list[Article]], cleaned: CleanedDocument, settings: Settings,
-    out: DocumentOutput,
+    articles: dict[str, list[Article]], settings: Settings, out: DocumentOutput,
 ) -> dict[str, list[SentencePair]]:
     """Pair articles, then their sentences, with the pivot language's.
 
@@ -89,8 +90,8 @@ def run_align(
     """
     pairs = pair_articles(articles, settings.pivot_language)
     out.write("aligned", "articles.jsonl", jsonl(article_records(out.doc_id, pairs)))
-    encoder = _encoder(settings.model_dir, settings.state / "embeddings.sqlite")
-    sentences = align_sentences(pairs, cleaned.text, encoder.encode,
+    encoder = encoder_for(settings)
+    sentences = align_sentences(pairs, encoder.encode,
                                 flag_below=settings.flag_below,
                                 second_pass=settings.align_second_pass)
     out.write("aligned", "sentences.jsonl", jsonl(
@@ -102,9 +103,13 @@ def run_align(
     return sentences
 
 
+def encoder_for(settings: Settings) -> Encoder:
+    """The run's encoder: one per model and cache, so the model loads once."""
+    return _encoder(settings.model_dir, settings.state / "embeddings.sqlite")
+
+
 @cache
 def _encoder(model_dir: Path, cache_file: Path) -> Encoder:
-    """One encoder (model loaded once) per model and cache, for the whole run."""
     return Encoder(model_dir, cache=cache_file)
 
 
@@ -146,6 +151,15 @@ def finish(
     })
     return summary
 
+
+
+def read_structure(
+    path: Path, settings: Settings,
+) -> tuple[CleanedDocument, list[Section], dict[str, list[Article]]]:
+    """Ingest, repair, split and structure one file, writing nothing (the stage commands)."""
+    cleaned = repair(ingest(source_for(path), settings))
+    sections = sections_of(label_blocks(cleaned, settings))
+    return cleaned, sections, structure_of(sections, cleaned.text)
 
 
 def skipped(settings: Settings, source: Source) -> DocumentSummary:

@@ -123,3 +123,19 @@ def test_align_command_on_perturbed_ntrex(tmp_path: Path, shared: Path):
     assert [i for s, _ in beads for i in s] == list(range(len(case.src)))
     assert [j for _, t in beads for j in t] == list(range(len(case.tgt)))
     assert f1_scores([case.gold], [beads])["f1_strict"] >= 0.9
+
+
+@pytest.mark.slow
+def test_pair_command_aligns_across_documents(tmp_path: Path):
+    """English in one file, its Portuguese translation in another (seed 002 cut in two)."""
+    text = (SAMPLES / "002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
+    english_start = text.index("PROTOCOL AMENDING THE CONVENTION")
+    (tmp_path / "en.txt").write_text(text[english_start:text.index("PROTOKOLL")],
+                                     encoding="utf-8")
+    (tmp_path / "pt.txt").write_text(text[:english_start], encoding="utf-8")
+    result = gazette("pair", "en.txt", "pt.txt", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    rows = [line.split("\t") for line in result.stdout.splitlines()]
+    assert rows[0] == ["en", "pt", "confidence", "document", "article"]
+    assert {row[4] for row in rows[1:]} == {"preamble", *map(str, range(1, 15)), "final"}
+    assert all(row[3] == "en+pt" for row in rows[1:])
