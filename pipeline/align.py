@@ -11,7 +11,6 @@ aligned by :func:`pipeline.sentalign.align` (embeddings + dynamic program), givi
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -23,8 +22,6 @@ from pipeline.sentalign import AlignParams, align
 __all__ = ["align_sentences", "multiway_units", "pair_articles"]
 
 Embed = Callable[[list[str]], np.ndarray]
-
-log = logging.getLogger(__name__)
 
 
 def pair_articles(
@@ -103,7 +100,7 @@ def multiway_units(sentence_pairs: dict[str, list[SentencePair]], pivot: str
     units: dict[tuple[str, tuple[int, ...]], dict[str, Any]] = {}
     for language, language_pairs in sentence_pairs.items():
         for pair in language_pairs:
-            if not pair.pivot_ids or not pair.ids:
+            if not pair.matched:
                 continue
             unit = units.setdefault((pair.article, pair.pivot_ids), {
                 "article": pair.article, "pivot_ids": list(pair.pivot_ids),

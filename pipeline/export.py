@@ -36,7 +36,7 @@ def sentence_tsv(pairs: list[SentencePair], doc_id: str, pivot: str, language: s
     lines = [f"{pivot}\t{language}\tconfidence\tdocument\tarticle"]
     lines += [f"{tsv_field(p.pivot_text)}\t{tsv_field(p.text)}\t{p.confidence:.2f}\t"
               f"{doc_id}\t{p.article}"
-              for p in pairs if p.pivot_ids and p.ids]
+              for p in pairs if p.matched]
     return "\n".join(lines) + "\n"
 
 

@@ -21,7 +21,7 @@ from langdetect.detector_factory import PROFILES_DIRECTORY, DetectorFactory
 from langdetect.lang_detect_exception import LangDetectException
 
 from pipeline.config import Settings
-from pipeline.lexicon import readable_share, vocabulary
+from pipeline.lexicon import is_known, readable_share
 from pipeline.records import Block, CleanedDocument, Section
 
 __all__ = ["detect_language", "label_blocks", "sections_of", "split_blocks"]
@@ -198,8 +198,7 @@ def looks_like_legacy_hindi(text: str, latin_languages: tuple[str, ...]) -> bool
     if len(tokens) < 8:
         return False
     unknown = [t for t in tokens
-               if not any(w.lower() in vocabulary(lang) for w in re.findall(r"[^\W\d_]+", t)
-                          for lang in latin_languages)
+               if not any(is_known(w, latin_languages) for w in re.findall(r"[^\W\d_]+", t))
                or re.search(r"[^\w\s'’.,;:()-]", t)]
     with_aa = [t for t in unknown if "k" in t]
     return len(unknown) >= 0.6 * len(tokens) and len(with_aa) >= 0.3 * len(unknown)

@@ -12,16 +12,29 @@ from functools import cache
 
 import wordfreq
 
-__all__ = ["known_share", "readable_share", "vocabulary", "words", "zipf"]
+__all__ = ["DEVANAGARI_MARKS", "is_known", "known_share", "readable_share", "vocabulary",
+           "words", "zipf"]
 
-#: A word: a run of letters and combining marks (Devanagari vowel signs are marks).
-_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|[\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963])*")
+#: Devanagari vowel signs and other marks: parts of words, though not letters to ``re``.
+DEVANAGARI_MARKS = "[\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963]"
+#: A word: a run of letters and combining marks.
+_WORD = re.compile(rf"[^\W\d_](?:[^\W\d_]|{DEVANAGARI_MARKS})*")
 
 
 @cache
 def vocabulary(language: str) -> frozenset[str]:
     """The lowercased words wordfreq knows for ``language`` (``en``, ``pt``, ``sv``, ``hi``)."""
     return frozenset(wordfreq.get_frequency_dict(language))
+
+
+def is_known(word: str, languages: tuple[str, ...]) -> bool:
+    """Whether any of ``languages`` knows ``word`` (case-insensitive).
+
+    >>> is_known("Convenção", ("en", "pt")), is_known("fiscai", ("pt",))
+    (True, False)
+    """
+    word = word.lower()
+    return any(word in vocabulary(lang) for lang in languages)
 
 
 def words(text: str, min_letters: int = 2) -> list[str]:
@@ -46,7 +59,7 @@ def known_share(text: str, languages: tuple[str, ...]) -> tuple[float, int]:
     found = words(text)
     if not found:
         return 0.0, 0
-    known = sum(any(w in vocabulary(lang) for lang in languages) for w in found)
+    known = sum(is_known(w, languages) for w in found)
     return known / len(found), len(found)
 
 
@@ -65,7 +78,7 @@ def readable_share(text: str, languages: tuple[str, ...]) -> float:
     if not visible:
         return 0.0
     known = sum(len(w) for w in _WORD.findall(text)
-                if len(w) >= 3 and any(w.lower() in vocabulary(lang) for lang in languages))
+                if len(w) >= 3 and is_known(w, languages))
     return known / visible
 
 

@@ -217,6 +217,11 @@ class SentencePair:
     confidence: float
     flagged: bool
 
+    @property
+    def matched(self) -> bool:
+        """True if both sides have text (not a sentence left without counterpart)."""
+        return bool(self.pivot_ids and self.ids)
+
     def to_json(self, doc_id: str) -> dict[str, Any]:
         """The pair as one line of ``aligned/<doc>/sentences.jsonl``."""
         return {"doc": doc_id, **asdict(self), "pivot_ids": list(self.pivot_ids),

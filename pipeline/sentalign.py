@@ -149,9 +149,9 @@ class _Side:
 
     def halved(self, other: _Side, params: AlignParams) -> _Side:
         """A coarser copy: neighbouring sentences merged pairwise (numbers dropped)."""
-        vecs = _halve(self.vecs)
-        lengths = _halve_lengths(self.lengths)
-        return _Side(lengths, [frozenset()] * len(lengths), vecs, _halve(other.vecs), params)
+        lengths = _sum_pairs(self.lengths)
+        return _Side(lengths, [frozenset()] * len(lengths), _halve(self.vecs),
+                     _halve(other.vecs), params)
 
     def refine(self, texts: list[str], spans: list[tuple[int, ...]],
                embed: Callable[[list[str]], np.ndarray], other: np.ndarray,
@@ -219,7 +219,7 @@ def _search(src: _Side, tgt: _Side, ratio: float, band: list[tuple[int, int]],
                     margins[(a, b)] = dict(zip(cols.tolist(), margin.tolist(), strict=True))
         row, row_back = score[i], back[i]
         for j in range(lo, hi + 1):
-            best, arg = row.get(j, -math.inf), back[i].get(j)
+            best, arg = row.get(j, -math.inf), row_back.get(j)
             for a, b in types:
                 pi, pj = i - a, j - b
                 if pi < 0 or pj < 0:
@@ -297,16 +297,14 @@ def _band(src: _Side, tgt: _Side, ratio: float, params: AlignParams
     return band
 
 
+def _sum_pairs(rows: np.ndarray) -> np.ndarray:
+    """Sum neighbouring rows pairwise (the last one alone if their number is odd)."""
+    n = len(rows)
+    pairs = rows[: n - n % 2].reshape(-1, 2, *rows.shape[1:]).sum(axis=1)
+    return np.concatenate([pairs, rows[-1:]]) if n % 2 else pairs
+
+
 def _halve(vecs: np.ndarray) -> np.ndarray:
-    """Average neighbouring pairs (the last one alone if odd) and renormalize."""
-    n = len(vecs)
-    pairs = vecs[: n - n % 2].reshape(-1, 2, vecs.shape[1]).sum(axis=1)
-    if n % 2:
-        pairs = np.vstack([pairs, vecs[-1:]])
+    """Sum neighbouring vectors pairwise and renormalize."""
+    pairs = _sum_pairs(vecs)
     return pairs / np.maximum(np.linalg.norm(pairs, axis=1, keepdims=True), 1e-9)
-
-
-def _halve_lengths(lengths: np.ndarray) -> np.ndarray:
-    n = len(lengths)
-    pairs = lengths[: n - n % 2].reshape(-1, 2).sum(axis=1)
-    return np.concatenate([pairs, lengths[-1:]]) if n % 2 else pairs

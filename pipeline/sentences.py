@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from pipeline.lexicon import DEVANAGARI_MARKS
+
 __all__ = ["ABBREVIATIONS", "split_sentences"]
 
 #: Abbreviations that take a full stop and do not end a sentence, lowercased,
@@ -48,7 +50,7 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _ENUMERATOR = re.compile(
     r"\s*[\"“]?(?:\(?\d+(?:\.\d+)*[.)]\.?|\(?[a-z]{1,2}\)|\(?[ivxlc]+\)|§)\s*")
 #: A letter with its combining marks (Devanagari vowel signs are marks, not letters).
-_LETTER = r"[^\W\d_][\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963]*"
+_LETTER = rf"[^\W\d_]{DEVANAGARI_MARKS}*"
 _INNER_STOPS = re.compile(rf"(?:(?:{_LETTER}){{1,4}}\.)+(?:{_LETTER}){{0,4}}")
 _INITIAL = re.compile(rf"{_LETTER}")
 

@@ -121,7 +121,7 @@ def run_export(
     for language, pairs in sentences.items():
         out.write("aligned", f"{pivot}-{language}.tsv",
                   sentence_tsv(pairs, out.doc_id, pivot, language))
-    return {language: sum(1 for p in pairs if p.pivot_ids and p.ids)
+    return {language: sum(p.matched for p in pairs)
             for language, pairs in sentences.items()}
 
 
@@ -139,7 +139,7 @@ def finish(
         languages=tuple(dict.fromkeys(s.language for s in sections if s.language != "other")),
         repairs=len(cleaned.steps),
         pairs=counts,
-        flagged={language: sum(p.flagged for p in pairs if p.pivot_ids and p.ids)
+        flagged={language: sum(p.flagged for p in pairs if p.matched)
                  for language, pairs in sentences.items()},
     )
     out.publish({

@@ -14,7 +14,7 @@ import unicodedata
 
 import ftfy
 
-from pipeline.lexicon import vocabulary, zipf
+from pipeline.lexicon import is_known, zipf
 from pipeline.repair._tables import CYRILLIC_TO_LATIN, VIETNAMESE_JUNK, WORD_CONFUSIONS
 
 __all__ = [
@@ -33,6 +33,9 @@ __all__ = [
 #: ftfy as gazettes need it: typographic quotes are kept (translators want them),
 #: full-width characters are left alone, and Unicode normalization is left to
 #: :func:`normalize_nfc`, so that the log tells the two apart.
+#: The languages whose lexicons judge Latin-script words.
+_LATIN = ("pt", "en", "sv")
+
 _FTFY_CONFIG = ftfy.TextFixerConfig(uncurl_quotes=False, fix_character_width=False,
                                     normalization=None, explain=False)
 
@@ -232,10 +235,10 @@ def _ends_clause(line: str) -> bool:
 def _join_hyphenated(match: re.Match[str]) -> str:
     head, tail = match.groups()
     joined = head + tail
-    known = any(joined.lower() in vocabulary(lang) for lang in ("pt", "en", "sv"))
-    hyphen_known = any(f"{head}-{tail}".lower() in vocabulary(lang)
-                       for lang in ("pt", "en", "sv"))
-    return joined if known and not hyphen_known else f"{head}-{tail}"
+    hyphenated = f"{head}-{tail}"
+    if is_known(joined, _LATIN) and not is_known(hyphenated, _LATIN):
+        return joined
+    return hyphenated
 
 
 _DISPLACED = re.compile(r"(?<=[a-zà-üå-ö,]) (\d{1,2})\. (?=[a-zà-üå-ö(\"“])")
@@ -308,4 +311,4 @@ def _positions(word: str, part: str) -> list[int]:
 
 
 def _zipf(word: str) -> float:
-    return zipf(word, ("pt", "en", "sv"))
+    return zipf(word, _LATIN)
