@@ -48,7 +48,7 @@ def process_document(source: Source, settings: Settings) -> DocumentSummary:
         sections = split_task(cleaned, settings, out)
         articles = structure_task(sections, cleaned, out)
         sentences = align_task(articles, settings, out)
-        counts = export_task(sentences, settings, out)
+        counts = export_task(sentences, articles, cleaned, settings, out)
         return stages.finish(source, cleaned, sections, sentences, counts, out)
     finally:
         out.discard()

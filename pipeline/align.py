@@ -5,21 +5,20 @@ Portuguese text with article ``11`` of the English one, preamble with preamble,
 final clauses with final clauses. Inside each article pair the sentences are
 aligned by :func:`pipeline.sentalign.align` (embeddings + dynamic program), giving
 :class:`~pipeline.records.SentencePair` s with a confidence; those below
-``flag_below`` are flagged for review. Every language is aligned to English, and
-:func:`multiway_units` joins the pairs that share the same English sentences.
+``flag_below`` are flagged for review. Every language is aligned to English;
+:func:`pipeline.export.units.units_of` joins the pairs that share English sentences.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
 from pipeline.records import Article, ArticlePair, SentencePair
 from pipeline.sentalign import AlignParams, align
 
-__all__ = ["align_sentences", "multiway_units", "pair_articles"]
+__all__ = ["align_sentences", "pair_articles"]
 
 Embed = Callable[[list[str]], np.ndarray]
 
@@ -88,23 +87,3 @@ def align_sentences(
                     confidence=bead.confidence,
                     flagged=bead.confidence < flag_below))
     return result
-
-
-def multiway_units(sentence_pairs: dict[str, list[SentencePair]], pivot: str
-                   ) -> list[dict[str, Any]]:
-    """Join the pairs of all languages that cover exactly the same English sentences.
-
-    Returns one unit per (article, English sentence ids), in document order, with the
-    English text and each language's text and confidence where it has one.
-    """
-    units: dict[tuple[str, tuple[int, ...]], dict[str, Any]] = {}
-    for language, language_pairs in sentence_pairs.items():
-        for pair in language_pairs:
-            if not pair.matched:
-                continue
-            unit = units.setdefault((pair.article, pair.pivot_ids), {
-                "article": pair.article, "pivot_ids": list(pair.pivot_ids),
-                pivot: pair.pivot_text, "languages": {}})
-            unit["languages"][language] = {"ids": list(pair.ids), "text": pair.text,
-                                           "confidence": pair.confidence}
-    return list(units.values())

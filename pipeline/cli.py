@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, TypeVar
 
@@ -14,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pipeline.config import Settings, prefect_environment
-from pipeline.errors import GazetteError
+from pipeline.errors import BusyError, GazetteError
 from pipeline.records import DocumentSummary, IngestedDocument
 
 T = TypeVar("T")
@@ -25,6 +26,8 @@ console = Console(width=max(Console().width, 120))
 RootOption = Annotated[
     Path, typer.Option("--root", help="Project folder holding raw/, cleaned/ and aligned/.")
 ]
+WaitOption = Annotated[bool, typer.Option(
+    "--wait", help="If another run or export holds the folder, wait instead of exiting 3.")]
 FileArgument = Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
                                               help="A PDF or text file.")]
 
@@ -33,10 +36,12 @@ FileArgument = Annotated[Path, typer.Argument(exists=True, dir_okay=False, reada
 def run(
     root: RootOption = Path(),
     force: Annotated[bool, typer.Option(help="Redo documents that are up to date.")] = False,
+    wait: WaitOption = False,
 ) -> None:
     """Run the main job: every new or changed document in raw/ through every stage.
 
-    Exits 1 if any document failed (the others are still processed).
+    Exits 1 if any document failed (the others are still processed), 3 if another
+    gazette run or export is working on the same folder.
     """
     settings = Settings.for_root(root)
     settings.state.mkdir(parents=True, exist_ok=True)
@@ -44,7 +49,8 @@ def run(
     logging.getLogger("pipeline").setLevel(logging.INFO)
     from flows.run import gazette_run  # Prefect reads its settings on import
 
-    summaries = gazette_run(root.resolve(), force=force)
+    with _locked(settings, wait):
+        summaries = gazette_run(root.resolve(), force=force)
     console.print(summary_table(summaries))
     for s in summaries:
         if s.status == "failed":
@@ -192,10 +198,11 @@ def pair(
 
     Both files go through ingest, repair, language split and structure; the English
     articles of ENGLISH are paired with the other languages' articles of OTHER, then
-    their sentences are aligned. Prints the TSV of `aligned/<doc>/en-<lang>.tsv`.
+    their sentences are aligned. Prints a TSV per language as `gazette run` writes.
     """
     from pipeline.align import align_sentences, pair_articles
-    from pipeline.export import sentence_tsv
+    from pipeline.export.tabular import tsv
+    from pipeline.export.units import units_of
     from pipeline.stages import encoder_for, read_structure
 
     settings = Settings.for_root(Path())
@@ -211,9 +218,9 @@ def pair(
     sentences = _or_exit(lambda: align_sentences(
         pairs, encoder_for(settings).encode, flag_below=settings.flag_below,
         second_pass=second_pass))
-    doc_id = f"{english.stem}+{other.stem}"
-    for language, language_pairs in sentences.items():
-        typer.echo(sentence_tsv(language_pairs, doc_id, pivot, language), nl=False)
+    units = units_of(f"{english.stem}+{other.stem}", sentences, articles, None, pivot)
+    for language in sentences:
+        typer.echo(tsv(units, language), nl=False)
 
 
 model_app = typer.Typer(help="Build and check the embedding model.", no_args_is_help=True)
@@ -250,12 +257,78 @@ def model_verify() -> None:
     console.print(f"embedding model in {target}: all files match their checksums")
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def export() -> None:
-    """Export corpora (TMX, XLIFF, ...): not yet implemented."""
-    console.print("gazette export: not yet implemented; `gazette run` writes per-document "
-                  "TSV files to aligned/ meanwhile.", style="red")
-    raise typer.Exit(2)
+@app.command()
+def export(
+    root: RootOption = Path(),
+    formats: Annotated[list[str] | None, typer.Option(
+        "--format", "-f", help="jsonl, tmx, xliff or tsv (repeat; default: all).")] = None,
+    languages: Annotated[list[str] | None, typer.Option(
+        "--lang", "-l", help="Only these languages besides English (repeat).")] = None,
+    documents: Annotated[list[str] | None, typer.Option(
+        "--doc", "-d", help="Only these document ids (repeat).")] = None,
+    min_confidence: Annotated[float, typer.Option(
+        min=0.0, max=1.0, help="Leave out pairs with a lower confidence.")] = 0.0,
+    exclude_flagged: Annotated[bool, typer.Option(
+        "--exclude-flagged", help="Leave out pairs flagged for review.")] = False,
+    plain_codes: Annotated[bool, typer.Option(
+        "--plain-codes", help="Write pt, sv, hi instead of pt-BR, sv-SE, hi-IN.")] = False,
+    out: Annotated[Path | None, typer.Option(
+        help="Output folder (default aligned/_corpus; replaced as a whole).")] = None,
+    wait: WaitOption = False,
+) -> None:
+    """Merge every processed document into one corpus: TMX, XLIFF, TSV and JSONL.
+
+    Units are filtered, de-duplicated across documents, and written as
+    corpus.tmx (all languages), corpus.en-<xx>.tmx/.xlf/.tsv per language pair and
+    corpus.jsonl. Says what it left out and why.
+    """
+    from pipeline.export import FORMATS, Selection, dropped_summary
+    from pipeline.stages import export_corpus
+
+    settings = Settings.for_root(root)
+    selection = Selection(
+        languages=tuple(languages) if languages else None,
+        documents=tuple(documents) if documents else None,
+        min_confidence=min_confidence, include_flagged=not exclude_flagged)
+    try:
+        with _locked(settings, wait):
+            folder, rendered, read = export_corpus(
+                settings, selection, tuple(formats or FORMATS), not plain_codes, out)
+    except ValueError as exc:
+        console.print(f"error: {exc}", style="red")
+        raise typer.Exit(2) from exc
+    if not read:
+        console.print(f"error: no processed documents in {settings.aligned}; "
+                      "run `gazette run` first", style="red")
+        raise typer.Exit(1)
+    units = rendered.files.get("corpus.jsonl", "").count("\n")
+    console.print(f"{read} document(s) read; left out: {dropped_summary(selection.dropped)}.")
+    if rendered.removed_characters:
+        console.print(f"{rendered.removed_characters} character(s) that XML 1.0 forbids "
+                      "were removed from the TMX and XLIFF files.")
+    for name in rendered.files:
+        console.print(f"  {folder / name}")
+    console.print(f"{units} unit(s) exported to {folder}." if "corpus.jsonl" in rendered.files
+                  else f"exported to {folder}.")
+
+
+@app.command()
+def review(
+    doc: Annotated[str, typer.Argument(help="A document id, as `gazette run` printed it.")],
+    root: RootOption = Path(),
+    out: Annotated[Path | None, typer.Option(
+        help="Where to write the page (default aligned/<doc>/review.html).")] = None,
+) -> None:
+    """Write a self-contained HTML page to review a document's alignment.
+
+    Articles as rows, languages as columns, each unit with its confidence; flagged
+    units highlighted and filterable; repaired words show their OCR text on hover;
+    unreadable regions and page problems listed with their reasons.
+    """
+    from pipeline.review import write_review
+
+    path = _or_exit(lambda: write_review(Settings.for_root(root), doc, out))
+    console.print(f"review page written to {path}")
 
 
 def _ingest_one(file: Path) -> IngestedDocument:
@@ -263,6 +336,19 @@ def _ingest_one(file: Path) -> IngestedDocument:
     from pipeline.ingest import ingest, source_for
 
     return _or_exit(lambda: ingest(source_for(file), Settings.for_root(Path())))
+
+
+@contextmanager
+def _locked(settings: Settings, wait: bool) -> Iterator[None]:
+    """The project lock; if another process holds it, a clear message and exit code 3."""
+    from pipeline.store import project_lock
+
+    try:
+        with project_lock(settings, wait):
+            yield
+    except BusyError as exc:
+        console.print(f"error: {exc}", style="red")
+        raise typer.Exit(3) from exc
 
 
 def _or_exit(action: Callable[[], T]) -> T:

@@ -11,7 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LANGUAGES", "PIPELINE_VERSION", "Settings", "prefect_environment"]
+__all__ = [
+    "EXPORT_FORMATS",
+    "LANGUAGES",
+    "PIPELINE_VERSION",
+    "REGIONAL_TAGS",
+    "Settings",
+    "prefect_environment",
+]
 
 #: Bumped whenever a stage's output for the same input can change; a document whose
 #: content hash and pipeline version are unchanged is not processed again.
@@ -23,6 +30,12 @@ DEFAULT_MODEL_DIR = Path(os.environ.get(
 
 #: The languages a gazette document may hold; English is the pivot of every alignment.
 LANGUAGES: tuple[str, ...] = ("en", "pt", "sv", "hi")
+
+#: The language tags TMX and XLIFF files carry by default (``--plain-codes``: ``pt``).
+REGIONAL_TAGS = {"en": "en", "pt": "pt-BR", "sv": "sv-SE", "hi": "hi-IN"}
+
+#: What ``gazette run`` and ``gazette export`` write (see :mod:`pipeline.export`).
+EXPORT_FORMATS: tuple[str, ...] = ("jsonl", "tmx", "xliff", "tsv")
 
 
 @dataclass(frozen=True)
@@ -63,10 +76,17 @@ class Settings:
     align_second_pass: bool = False
     #: Sentence pairs with a lower confidence are flagged for review.
     flag_below: float = 0.5
+    #: Formats ``gazette run`` writes per document into ``aligned/<doc>/``.
+    export_formats: tuple[str, ...] = EXPORT_FORMATS
+    #: Write ``pt-BR``, ``sv-SE``, ``hi-IN`` in TMX and XLIFF (else plain ``pt``, ``sv``…).
+    regional_tags: bool = True
     #: Rasterization resolution for OCR.
     ocr_dpi: int = 300
     #: Tesseract language packs used on scanned pages.
     ocr_languages: str = "eng+por"
+    #: A page that would rasterize to more pixels than this is recorded as failed, not
+    #: rendered (an A4 page at 300 dpi has 8.7 million; a decompression bomb billions).
+    max_raster_pixels: int = 150_000_000
     #: Seconds Tesseract may spend on one page before the page is recorded as failed.
     ocr_timeout: float = 180.0
     #: A text-layer page whose share of ``(cid:N)`` tokens exceeds this goes to OCR.

@@ -76,8 +76,9 @@ def doc_ids_for(relpaths: list[str]) -> dict[str, str]:
     """Derive a document id from each inbox path: a safe folder name, unique in the run.
 
     The id is the file name without its extension, with every run of characters other
-    than letters, digits, ``.``, ``_`` and ``-`` replaced by ``_`` and no leading ``.``
-    or ``-``. Where two paths give the same id, each gets ``-`` and the first 8 hex
+    than letters, digits, ``.``, ``_`` and ``-`` replaced by ``_`` and no leading ``.``,
+    ``_`` or ``-`` (names beginning with ``_`` are the pipeline's own, e.g. ``_corpus``).
+    Where two paths give the same id, each gets ``-`` and the first 8 hex
     digits of the SHA-1 of its relative path appended.
 
     >>> doc_ids_for(["samples/000_2a61d363becf8d44.txt", "Decreto nº 12.pdf"]).values()
@@ -87,7 +88,7 @@ def doc_ids_for(relpaths: list[str]) -> dict[str, str]:
     """
     def base(relpath: str) -> str:
         stem = Path(relpath).stem
-        return _UNSAFE_ID_CHARS.sub("_", stem).lstrip(".-") or "document"
+        return _UNSAFE_ID_CHARS.sub("_", stem).lstrip("._-") or "document"
 
     bases = {relpath: base(relpath) for relpath in relpaths}
     counts: dict[str, int] = {}

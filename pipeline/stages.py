@@ -13,10 +13,11 @@ from dataclasses import asdict
 from functools import cache
 from pathlib import Path
 
-from pipeline.align import align_sentences, multiway_units, pair_articles
+from pipeline.align import align_sentences, pair_articles
 from pipeline.config import PIPELINE_VERSION, Settings
 from pipeline.embedding.encoder import Encoder
-from pipeline.export import article_records, sentence_tsv
+from pipeline.export import Rendered, Selection, corpus, read_units, render
+from pipeline.export.units import article_records, units_of
 from pipeline.ingest import ingest, source_for
 from pipeline.langsplit import label_blocks, sections_of
 from pipeline.records import (
@@ -29,11 +30,13 @@ from pipeline.records import (
     Source,
 )
 from pipeline.repair import repair
-from pipeline.store import DocumentOutput, jsonl, read_manifest
-from pipeline.structure import structure_json, structure_of
+from pipeline.store import DocumentOutput, jsonl, publish_folder, read_manifest
+from pipeline.structure import decree_number, structure_json, structure_of
 
 __all__ = [
+    "CORPUS",
     "encoder_for",
+    "export_corpus",
     "finish",
     "read_structure",
     "run_align",
@@ -86,7 +89,7 @@ def run_align(
 ) -> dict[str, list[SentencePair]]:
     """Pair articles, then their sentences, with the pivot language's.
 
-    Writes ``aligned/<doc>/articles.jsonl``, ``sentences.jsonl`` and ``multiway.jsonl``.
+    Writes ``aligned/<doc>/articles.jsonl`` and ``sentences.jsonl``.
     """
     pairs = pair_articles(articles, settings.pivot_language)
     out.write("aligned", "articles.jsonl", jsonl(article_records(out.doc_id, pairs)))
@@ -97,9 +100,6 @@ def run_align(
     out.write("aligned", "sentences.jsonl", jsonl(
         pair.to_json(out.doc_id) for language_pairs in sentences.values()
         for pair in language_pairs))
-    out.write("aligned", "multiway.jsonl", jsonl(
-        {"doc": out.doc_id, **unit}
-        for unit in multiway_units(sentences, settings.pivot_language)))
     return sentences
 
 
@@ -114,15 +114,41 @@ def _encoder(model_dir: Path, cache_file: Path) -> Encoder:
 
 
 def run_export(
-    sentences: dict[str, list[SentencePair]], settings: Settings, out: DocumentOutput
+    sentences: dict[str, list[SentencePair]], articles: dict[str, list[Article]],
+    cleaned: CleanedDocument, settings: Settings, out: DocumentOutput,
 ) -> dict[str, int]:
-    """Write one TSV per language pair; returns the sentence pairs written per language."""
-    pivot = settings.pivot_language
-    for language, pairs in sentences.items():
-        out.write("aligned", f"{pivot}-{language}.tsv",
-                  sentence_tsv(pairs, out.doc_id, pivot, language))
+    """Join the pairs into units and write every export format; returns pairs per language."""
+    units = units_of(out.doc_id, sentences, articles, cleaned, settings.pivot_language,
+                     decree=decree_number(cleaned.text))
+    rendered = render(units, out.doc_id, settings.export_formats,
+                      settings.regional_tags)
+    for name, text in rendered.files.items():
+        out.write("aligned", name, text)
     return {language: sum(p.matched for p in pairs)
             for language, pairs in sentences.items()}
+
+
+#: Where ``gazette export`` writes, below ``aligned/`` (no document id starts with ``_``).
+CORPUS = "_corpus"
+
+
+def export_corpus(
+    settings: Settings, selection: Selection, formats: tuple[str, ...], regional: bool,
+    folder: Path | None = None,
+) -> tuple[Path, Rendered, int]:
+    """Merge the published units of every document into one export, written all at once.
+
+    Returns the folder (default ``aligned/_corpus``, replaced as a whole), the
+    rendered files, and the number of documents read; ``selection.dropped`` says
+    what was left out.
+    """
+    folder = folder or settings.aligned / CORPUS
+    documents = [read_units(path) for path in sorted(settings.aligned.glob("[!._]*/*.jsonl"))
+                 if path.stem == path.parent.name]
+    units = corpus(documents, selection)
+    rendered = render(units, "corpus", formats, regional)
+    publish_folder(folder, rendered.files)
+    return folder, rendered, len(documents)
 
 
 def finish(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterable
@@ -21,9 +22,22 @@ from typing import Any
 from pipeline.config import PIPELINE_VERSION, Settings
 from pipeline.records import Source
 
-__all__ = ["MANIFEST", "DocumentOutput", "is_up_to_date", "jsonl", "read_manifest", "write_atomic"]
+__all__ = [
+    "MANIFEST",
+    "DocumentOutput",
+    "is_up_to_date",
+    "jsonl",
+    "publish_folder",
+    "read_manifest",
+    "write_atomic",
+]
 
 MANIFEST = "manifest.json"
+
+# Files are created with the permissions the user's umask gives (mkstemp would make
+# them private); read once, as reading the umask means setting it.
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -31,6 +45,7 @@ def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~_UMASK)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
@@ -42,8 +57,24 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def jsonl(records: Iterable[dict[str, Any]]) -> str:
-    """JSON Lines text: one compact object per line, keys in a stable order."""
-    return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+    r"""JSON Lines text: one compact object per line, keys in a stable order.
+
+    Text is written as it is, except lone surrogates (which UTF-8 cannot carry):
+    a line holding one is written with ``\u`` escapes, so it still reads back exactly.
+
+    >>> jsonl([{"a": "é"}, {"a": "\ud800"}])
+    '{"a": "é"}\n{"a": "\\ud800"}\n'
+    """
+    lines = []
+    for record in records:
+        line = json.dumps(record, ensure_ascii=False)
+        if _SURROGATE.search(line):
+            line = json.dumps(record)
+        lines.append(line + "\n")
+    return "".join(lines)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class DocumentOutput:
@@ -77,18 +108,35 @@ class DocumentOutput:
         """
         self.write("cleaned", MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
         for name in ("aligned", "cleaned"):
-            final, staging = self._final[name], self._staging[name]
-            old = final.parent / f".old-{self.doc_id}"
-            shutil.rmtree(old, ignore_errors=True)
-            if final.exists():
-                final.rename(old)
-            staging.rename(final)
-            shutil.rmtree(old, ignore_errors=True)
+            _swap_in(self._staging[name], self._final[name])
 
     def discard(self) -> None:
         """Remove the staging folders after a failure; published outputs stay as they were."""
         for path in self._staging.values():
             shutil.rmtree(path, ignore_errors=True)
+
+
+def _swap_in(staging: Path, final: Path) -> None:
+    """Replace folder ``final`` by ``staging`` (two renames; the old one is removed)."""
+    old = final.parent / f".old-{final.name}"
+    shutil.rmtree(old, ignore_errors=True)
+    if final.exists():
+        final.rename(old)
+    staging.rename(final)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def publish_folder(final: Path, files: dict[str, str]) -> None:
+    """Make ``final`` a folder holding exactly ``files`` (name → text), all at once."""
+    staging = final.parent / f".staging-{final.name}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        for name, text in files.items():
+            write_atomic(staging / name, text)
+        _swap_in(staging, final)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def read_manifest(settings: Settings, doc_id: str) -> dict[str, Any] | None:

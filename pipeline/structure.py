@@ -32,6 +32,7 @@ __all__ = [
     "FINAL",
     "PREAMBLE",
     "articles_of",
+    "decree_number",
     "find_headings",
     "normalize_number",
     "structure_json",
@@ -233,6 +234,35 @@ def structure_of(sections: list[Section], text: str) -> dict[str, list[Article]]
             seen.add((article.key, article.parent))
             found.append(article)
     return result
+
+
+_DECREE = re.compile(
+    r"\b(?:DECRETO|Decreto)\s+[Nn][º°o.]*\s*(?P<br>\d{1,3}(?:\.\d{3})*)"
+    r"|\b(?P<in>(?:S\.\s?O\.|G\.\s?S\.\s?R\.)\s?\d+\s?\(E\))"
+    r"|\b(?P<se>SFS\s+\d{4}:\d+)")
+
+
+def decree_number(text: str) -> str | None:
+    """The number the gazette published the document under, if its text names one.
+
+    A Brazilian decree (not a legislative one), a Gazette of India statutory order
+    or rule, or a Swedish SFS number; the first one found.
+
+    >>> decree_number("DECRETO Nº 12.863, DE 2 DE MARÇO DE 2026")
+    'Decreto nº 12.863'
+    >>> decree_number("Acordo de bitributação — Suécia — Decreto nº 13.006/2026")
+    'Decreto nº 13.006'
+    >>> decree_number("Decreto Legislativo nº 196; ... S.O. 2562(E).—WHEREAS")
+    'S.O. 2562(E)'
+    >>> decree_number("Förordning (SFS 2024:1003)"), decree_number("no number") is None
+    ('SFS 2024:1003', True)
+    """
+    match = _DECREE.search(text)
+    if match is None:
+        return None
+    if match["br"]:
+        return f"Decreto nº {match['br']}"
+    return match["in"] or match["se"]
 
 
 def structure_json(sections: list[Section], articles: dict[str, list[Article]]) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything gazette needs, idempotently: Debian packages (Tesseract and its
-# language packs, Poppler, fonts) and a Python virtual environment in .venv with the
+# language packs, Poppler, fonts; Chromium and OmegaT for the export tests) and a Python virtual environment in .venv with the
 # project and its development tools. Safe to run again: it only does what is missing.
 set -euo pipefail
 
@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-por tesseract-ocr-swe tesseract-ocr-hin
   tesseract-ocr-script-deva tesseract-ocr-osd poppler-utils fonts-dejavu-core
+  chromium omegat
 )
 PYTHON=${PYTHON:-python3}
 VENV=.venv

@@ -18,6 +18,7 @@ GAZETTE = Path(sys.executable).parent / "gazette"
 
 def gazette(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env["SOURCE_DATE_EPOCH"] = "1772409600"  # the TMX creation date, fixed: byte-identical runs
     return subprocess.run([str(GAZETTE), *args], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=900, check=False)
 
@@ -59,7 +60,7 @@ def test_run_processes_samples_reports_failures_and_skips_unchanged(tmp_path: Pa
     expected = ["preamble", *map(str, range(1, 15)), "final"]
     for language in ("pt", "sv"):
         assert [a["article"] for a in articles if a["language"] == language] == expected
-    tsv = [row.split("\t") for row in (aligned / "en-sv.tsv").read_text(
+    tsv = [row.split("\t") for row in (aligned / "002_9382d4ae2bbb4b06.en-sv.tsv").read_text(
         encoding="utf-8").splitlines()]
     assert tsv[0] == ["en", "sv", "confidence", "document", "article"]
     assert {row[4] for row in tsv[1:]} == set(expected)  # every article has sentence pairs
@@ -68,10 +69,12 @@ def test_run_processes_samples_reports_failures_and_skips_unchanged(tmp_path: Pa
     sentences = [json.loads(line) for line in (aligned / "sentences.jsonl").read_text(
         encoding="utf-8").splitlines()]
     assert len(sentences) > 200 and all(0 <= s["confidence"] <= 1 for s in sentences)
-    multiway = [json.loads(line) for line in (aligned / "multiway.jsonl").read_text(
+    units = [json.loads(line) for line in (aligned / "002_9382d4ae2bbb4b06.jsonl").read_text(
         encoding="utf-8").splitlines()]
-    assert sum(set(unit["languages"]) == {"pt", "sv"} for unit in multiway) > 50
-    pt = (tmp_path / "aligned" / "textlayer_protocol_brazil_sweden_pt_en" / "en-pt.tsv")
+    assert sum({t["language"] for t in unit["translations"]} == {"pt", "sv"}
+               for unit in units) > 50
+    pt = (tmp_path / "aligned" / "textlayer_protocol_brazil_sweden_pt_en"
+          / "textlayer_protocol_brazil_sweden_pt_en.en-pt.tsv")
     assert {row.split("\t")[4] for row in pt.read_text(encoding="utf-8").splitlines()[1:]} == {
         "preamble", "1", "2", "3"}
     structure = json.loads((tmp_path / "cleaned" / "002_9382d4ae2bbb4b06" / "structure.json")
@@ -100,8 +103,10 @@ def test_stage_commands(tmp_path: Path):
     assert [json.loads(line)["method"] for line in ingest.stdout.splitlines()] == [
         "text-layer", "text-layer"]
 
-    result = gazette("export", "a", "b", cwd=tmp_path)
-    assert result.returncode == 2 and "not yet implemented" in result.stdout
+    result = gazette("export", cwd=tmp_path)
+    assert result.returncode == 1 and "run `gazette run` first" in result.stdout
+    result = gazette("review", "nothing-here", cwd=tmp_path)
+    assert result.returncode == 1 and "no processed document 'nothing-here'" in result.stdout
 
 
 @pytest.mark.slow

@@ -19,7 +19,16 @@ from dataclasses import dataclass, fields
 from pipeline.records import CleanedDocument, IngestedDocument, Page, RepairStep
 from pipeline.repair import rules
 
-__all__ = ["MAX_CHANGE_SHARE", "RULES", "RepairConfig", "diff_steps", "repair", "undo"]
+__all__ = [
+    "MAX_CHANGE_SHARE",
+    "RULES",
+    "RepairConfig",
+    "diff_steps",
+    "final_spans",
+    "repair",
+    "repaired_position",
+    "undo",
+]
 
 #: The repair rules, in the order they run.
 RULES: dict[str, Callable[[str], str]] = {
@@ -176,3 +185,30 @@ def repaired_position(position: int, steps: Iterable[RepairStep]) -> int:
             shift += len(step.after) - len(step.before)
         position += shift
     return position
+
+
+def final_spans(steps: Iterable[RepairStep]) -> list[tuple[RepairStep, int, int]]:
+    """Where each step's replacement text lies in the fully repaired page: (step, start, end).
+
+    Steps are of one page. A later rule that rewrote part of a replacement moves its
+    span to the start of its own replacement.
+
+    >>> steps = [RepairStep("fix_quote_junk", 1, 8, "ẠỊi", ':"'),
+    ...          RepairStep("fix_ocr_words", 1, 0, "fiscai", "fiscal")]
+    >>> [(s.after, start, end) for s, start, end in final_spans(steps)]
+    [(':"', 8, 10), ('fiscal', 0, 6)]
+    """
+    by_rule: dict[str, list[RepairStep]] = {}
+    for step in steps:
+        by_rule.setdefault(step.rule, []).append(step)
+    rules_in_order = list(by_rule.values())
+    spans = []
+    for number, rule_steps in enumerate(rules_in_order):
+        later = [step for steps_of_rule in rules_in_order[number + 1:] for step in steps_of_rule]
+        shift = 0
+        for step in sorted(rule_steps, key=lambda s: s.offset):
+            start = step.offset + shift
+            shift += len(step.after) - len(step.before)
+            spans.append((step, repaired_position(start, later),
+                          repaired_position(start + len(step.after), later)))
+    return spans

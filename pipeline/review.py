@@ -1,0 +1,317 @@
+"""``gazette review DOC``: one self-contained HTML page to check a document's alignment.
+
+Articles are row groups, languages are columns, and each row is one aligned unit
+(English sentences and their counterparts) with the aligner's confidence. Rows the
+aligner flagged, and sentences left without a counterpart, are highlighted; two
+filters (flagged only, confidence below a threshold) narrow the table. Words the
+repair stage changed are marked and show the original OCR on hover. Unreadable
+regions and pages with warnings or failures are listed with their reasons.
+
+The page is made from a published document's files (``cleaned/<doc>/`` and
+``aligned/<doc>/``), needs no network and works opened from disk.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from pipeline.config import Settings
+from pipeline.errors import InputError
+from pipeline.export.xmltext import XmlText
+from pipeline.records import RepairStep
+from pipeline.repair import final_spans
+
+__all__ = ["Document", "Mark", "Row", "load", "render", "rows_of", "write_review"]
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A repaired stretch of ``text.txt``: [start, end) and what the OCR had there."""
+
+    start: int
+    end: int
+    before: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the review table: per language, the sentence ids it shows."""
+
+    article: str
+    ids: dict[str, tuple[int, ...]]
+    #: Per language other than English, the aligner's confidence.
+    confidences: dict[str, float]
+    flagged: bool
+    note: str = ""
+
+    @property
+    def confidence(self) -> float:
+        """The row's lowest confidence (0 for a sentence without counterpart)."""
+        return min(self.confidences.values(), default=0.0)
+
+
+@dataclass(frozen=True)
+class Document:
+    """What the review page shows of one published document."""
+
+    doc_id: str
+    source: str
+    text: str
+    pivot: str
+    languages: tuple[str, ...]
+    #: (language, article key) → heading and sentence spans in ``text``.
+    headings: dict[tuple[str, str], str]
+    sentences: dict[tuple[str, str], list[tuple[int, int]]]
+    rows: list[Row]
+    marks: list[Mark]
+    #: (page, reason) of unreadable regions and of pages with warnings or failures.
+    problems: list[tuple[int, str]]
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def load(settings: Settings, doc_id: str) -> Document:
+    """Read a published document; :class:`InputError` if it was never processed."""
+    cleaned, aligned = settings.cleaned / doc_id, settings.aligned / doc_id
+    if not (cleaned / "manifest.json").is_file() or not aligned.is_dir():
+        raise InputError(f"no processed document {doc_id!r} in {settings.cleaned}",
+                         "give a document id as `gazette run` printed it")
+    manifest = json.loads((cleaned / "manifest.json").read_text(encoding="utf-8"))
+    text = (cleaned / "text.txt").read_text(encoding="utf-8")
+    structure = json.loads((cleaned / "structure.json").read_text(encoding="utf-8"))
+    articles = [a for a in structure["articles"] if a["level"] == 1]
+    beads = _lines(aligned / "sentences.jsonl")
+    pivot = settings.pivot_language
+    languages = tuple(dict.fromkeys([pivot, *(b["language"] for b in beads)]))
+    problems = [(page, f"unreadable region ({evidence}), characters {start}–{end}, kept out "
+                       f"of alignment: “{_sample(text[start:end])}”")
+                for page, start, end, evidence in _unreadable(_lines(cleaned / "blocks.jsonl"))]
+    pages = _lines(cleaned / "pages.jsonl")
+    steps = [RepairStep(**s) for s in _lines(cleaned / "repairs.jsonl")]
+    for page in pages:
+        if page["method"] == "failed" or page.get("warnings"):
+            problems.append((page["number"], "; ".join(
+                [page["reason"]] * (page["method"] == "failed") + list(page.get("warnings", ())))))
+    return Document(
+        doc_id=doc_id, source=manifest.get("source", doc_id), text=text, pivot=pivot,
+        languages=languages,
+        headings={(a["language"], a["key"]): a["heading"] for a in articles},
+        sentences={(a["language"], a["key"]): [tuple(s) for s in a["sentences"]]
+                   for a in articles},
+        rows=rows_of(beads, [a["key"] for a in articles if a["language"] == pivot], pivot),
+        marks=_marks(pages, steps), problems=sorted(problems))
+
+
+def _unreadable(blocks: list[dict[str, Any]]) -> list[tuple[int, int, int, str]]:
+    """Runs of consecutive unreadable blocks as (page, start, end, evidence)."""
+    regions: list[tuple[int, int, int, str]] = []
+    previous = None
+    for block in blocks:
+        if block["language"] == "unreadable":
+            if previous is not None and previous["language"] == "unreadable":
+                page, start, _, evidence = regions.pop()
+                regions.append((page, start, block["end"], evidence))
+            else:
+                regions.append((block["page"], block["start"], block["end"], block["evidence"]))
+        previous = block
+    return regions
+
+
+def _sample(text: str, length: int = 80) -> str:
+    """The start of ``text`` on one line, cut at ``length`` characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= length else line[:length] + "…"
+
+
+def _marks(pages: list[dict[str, Any]], steps: list[RepairStep]) -> list[Mark]:
+    """The repairs that changed words, placed in ``text.txt`` (pages joined by a blank line)."""
+    marks, start = [], 0
+    for page in pages:
+        page_steps = [s for s in steps if s.page == page["number"]]
+        length = len(page["text"]) + sum(len(s.after) - len(s.before) for s in page_steps)
+        if not length:
+            continue
+        marks += [Mark(start + begin, start + end, step.before, step.rule)
+                  for step, begin, end in final_spans(page_steps)
+                  if step.after.strip() and end > begin]
+        start += length + 2
+    return sorted(marks, key=lambda m: m.start)
+
+
+def rows_of(beads: list[dict[str, Any]], pivot_keys: list[str], pivot: str = "en") -> list[Row]:
+    """Table rows from the beads of ``sentences.jsonl``, in English article order.
+
+    Beads of all languages covering the same English sentences share a row; a
+    sentence without counterpart gets a row of its own, placed after the English
+    sentence that precedes it.
+
+    >>> beads = [{"article": "1", "language": "pt", "pivot_ids": [0], "ids": [0],
+    ...           "confidence": 0.9, "flagged": False},
+    ...          {"article": "1", "language": "pt", "pivot_ids": [], "ids": [1],
+    ...           "confidence": 0.0, "flagged": True}]
+    >>> [(r.ids, r.note) for r in rows_of(beads, ["1"])]
+    [({'en': (0,), 'pt': (0,)}, ''), ({'pt': (1,)}, 'no English counterpart')]
+    """
+    order = {key: n for n, key in enumerate(pivot_keys)}
+    grouped: dict[tuple[str, tuple[int, ...]], list[dict[str, Any]]] = {}
+    places: dict[tuple[str, tuple[int, ...]], float] = {}
+    last_seen: dict[tuple[str, str], float] = {}
+    for n, bead in enumerate(beads):
+        pivot_ids, where = tuple(bead["pivot_ids"]), (bead["article"], bead["language"])
+        if pivot_ids:
+            key = (bead["article"], pivot_ids)
+            last_seen[where] = pivot_ids[-1]
+        else:  # a sentence of the other language alone: a row of its own
+            key = (bead["article"], (-1 - n,))
+            places[key] = last_seen.get(where, -1) + 0.5
+        grouped.setdefault(key, []).append(bead)
+    rows = []
+    for (article, pivot_ids), group in grouped.items():
+        matched = [b for b in group if b["ids"]]
+        alone = pivot_ids[0] < 0
+        ids = {} if alone else {pivot: pivot_ids}
+        ids.update({b["language"]: tuple(b["ids"]) for b in matched})
+        rows.append(Row(
+            article=article, ids=ids,
+            confidences={b["language"]: b["confidence"] for b in matched if not alone},
+            flagged=any(b["flagged"] for b in group) or not matched or alone,
+            note="no English counterpart" if alone else
+            "" if len(matched) == len(group) else "no counterpart in " + ", ".join(
+                b["language"] for b in group if not b["ids"])))
+    position = {key: places.get(key, key[1][0]) for key in grouped}
+    keys = sorted(grouped, key=lambda k: (order.get(k[0], len(order)), position[k]))
+    by_key = dict(zip(grouped, rows, strict=True))
+    return [by_key[key] for key in keys]
+
+
+_STYLE = """
+body{font:14px/1.45 system-ui,sans-serif;margin:1.5em;color:#222}
+table{border-collapse:collapse;width:100%;table-layout:fixed}
+td,th{border:1px solid #ccc;padding:.35em .5em;vertical-align:top;text-align:left}
+th.article{background:#eef;font-weight:600}
+tr.flagged td{background:#fff3cd}
+.conf{font-size:11px;color:#555;display:block}
+tr.flagged .conf{color:#a00;font-weight:600}
+mark.fix{background:#d6f5d6;border-bottom:1px dotted #070}
+.note{font-style:italic;color:#a00}
+.filters{margin:1em 0;padding:.5em;background:#f6f6f6}
+"""
+
+_SCRIPT = """
+function applyFilters(){
+  var flaggedOnly=document.getElementById('flagged-only').checked;
+  var below=parseFloat(document.getElementById('below').value);
+  var shown=0;
+  document.querySelectorAll('tr.unit').forEach(function(row){
+    var c=parseFloat(row.dataset.confidence);
+    var show=(!flaggedOnly||row.classList.contains('flagged'))&&(isNaN(below)||c<below);
+    row.hidden=!show; if(show){shown++;}
+  });
+  document.getElementById('shown').textContent=shown;
+}
+document.getElementById('flagged-only').addEventListener('change',applyFilters);
+document.getElementById('below').addEventListener('input',applyFilters);
+applyFilters();
+"""
+
+
+def render(document: Document) -> str:
+    """The review page as HTML text (styles and script inline)."""
+    clean = XmlText()
+
+    def text(value: str) -> str:
+        return escape(clean(value))
+
+    def cell(language: str, article: str, ids: tuple[int, ...]) -> str:
+        spans = document.sentences.get((language, article), [])
+        parts = []
+        for i in ids:
+            start, end = spans[i] if i < len(spans) else (0, 0)
+            parts.append(_marked(document, start, end, text))
+        return " ".join(parts)
+
+    languages = document.languages
+    head = "".join(f"<th>{text(language)}</th>" for language in languages)
+    body = []
+    current = None
+    for row in document.rows:
+        if row.article != current:
+            current = row.article
+            headings = " / ".join(text(heading) for heading in (
+                document.headings.get((language, row.article), "") for language in languages)
+                if heading)
+            body.append(f'<tr class="article"><th class="article" colspan="{len(languages)}">'
+                        f"{text(row.article)}{': ' * bool(headings)}{headings}</th></tr>")
+        contents = []
+        for language in languages:
+            content = cell(language, row.article, row.ids[language]) if language in row.ids \
+                else ""
+            if language in row.confidences:
+                content += (f'<span class="conf">confidence '
+                            f"{row.confidences[language]:.2f}</span>")
+            contents.append(content)
+        if row.note:
+            contents[0] += f'<span class="note">{text(row.note)}</span>'
+        cells = [f'<td lang="{text(language)}">{content}</td>'
+                 for language, content in zip(languages, contents, strict=True)]
+        css = "unit flagged" if row.flagged else "unit"
+        body.append(f'<tr class="{css}" data-confidence="{row.confidence:.2f}">'
+                    f'{"".join(cells)}</tr>')
+    problems = "".join(f"<li>page {page}: {text(reason)}</li>"
+                       for page, reason in document.problems) or "<li>none</li>"
+    flagged = sum(row.flagged for row in document.rows)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Review: {text(document.doc_id)}</title><style>{_STYLE}</style></head>
+<body>
+<h1>Review: {text(document.doc_id)}</h1>
+<p>Source <code>{text(document.source)}</code>; {len(document.rows)} units, {flagged} flagged;
+{len(document.marks)} repaired words (hover to see the OCR text).</p>
+<h2>Unreadable regions and page problems</h2><ul id="problems">{problems}</ul>
+<div class="filters"><label><input type="checkbox" id="flagged-only"> flagged only</label>
+<label>confidence below <input type="number" id="below" min="0" max="1" step="0.05"
+value="1.01"></label> <span id="shown"></span> units shown</div>
+<table id="units"><thead><tr>{head}</tr></thead><tbody>
+{chr(10).join(body)}
+</tbody></table>
+<script>{_SCRIPT}</script>
+</body></html>
+"""
+
+
+def _marked(document: Document, start: int, end: int, text: Callable[[str], str]) -> str:
+    """``text[start:end]`` as HTML with repaired stretches marked (original on hover)."""
+    out, at = [], start
+    for mark in document.marks:
+        if mark.start < at or mark.end > end:
+            continue
+        out.append(text(document.text[at:mark.start]))
+        out.append(f"<mark class=\"fix\" title=\"{_origin(mark, text)}\">"
+                   f"{text(document.text[mark.start:mark.end])}</mark>")
+        at = mark.end
+    out.append(text(document.text[at:end]))
+    return "".join(out)
+
+
+def _origin(mark: Mark, text: Callable[[str], str]) -> str:
+    """The hover text of a repaired stretch: what the OCR had, and the rule."""
+    if mark.before.strip():
+        return f"OCR: {text(mark.before)} ({mark.rule})"
+    return f"inserted by {mark.rule}"
+
+
+def write_review(settings: Settings, doc_id: str, path: Path | None = None) -> Path:
+    """Write the review page (default ``aligned/<doc>/review.html``) and return its path."""
+    from pipeline.store import write_atomic
+
+    path = path or settings.aligned / doc_id / "review.html"
+    write_atomic(path, render(load(settings, doc_id)))
+    return path

@@ -1,0 +1,153 @@
+"""Exports (TMX, XLIFF, TSV, JSONL) and the review page, on small hand-made units."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from html.parser import HTMLParser
+
+import pytest
+from exportcheck import check_xliff, read_tmx, read_xliff, validate_tmx
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline.export import ExportUnit, Selection, Translation, corpus, read_units, render
+from pipeline.export.xmltext import XmlText
+from pipeline.review import Document, Row
+from pipeline.review import render as render_review
+from pipeline.store import write_atomic
+
+CREATED = datetime(2026, 3, 2, tzinfo=UTC)
+HOSTILE = ("a ]]> b < c & d > e \"quoted\" 'single'", "\u200fمرحبا\u200f RTL",
+           "ctrl\x00\x01\x0b\x1f end", "lone \ud800 surrogate \udfff", "\ufffe\uffff nonchars",
+           "<![CDATA[x]]>", "tab\tline\nbreak", "emoji 🧾 और हिन्दी")
+
+
+def unit(doc: str, article: str, n: int, en: str, **others: str) -> ExportUnit:
+    return ExportUnit(doc=doc, article=article, pivot_ids=(n,), pivot_language="en",
+                      pivot_text=en, pivot_pages=(1,), decree="Decreto nº 12.863",
+                      translations=tuple(Translation(lang, text, 0.9 - 0.1 * i, i > 0, (2,))
+                                         for i, (lang, text) in enumerate(others.items())))
+
+
+UNITS = [unit("d1", "1", 0, "Scope.", pt="Âmbito.", sv="Tillämpningsområde."),
+         unit("d1", "1", 1, "Taxes covered.", pt="Impostos visados."),
+         *(unit("d1", "2", i, f"English {i}: {text}", pt=f"Português {i}: {text}")
+           for i, text in enumerate(HOSTILE))]
+
+
+def test_render_writes_every_format_with_pair_files_for_present_languages():
+    rendered = render(UNITS, "d1", created=CREATED)
+    assert sorted(rendered.files) == sorted([
+        "d1.jsonl", "d1.tmx", "d1.en-pt.tmx", "d1.en-pt.xlf", "d1.en-pt.tsv",
+        "d1.en-sv.tmx", "d1.en-sv.xlf", "d1.en-sv.tsv"])
+    assert rendered.removed_characters > 0  # the control characters and surrogates
+    only = render(UNITS, "d1", formats=["tsv"], regional=False)
+    assert sorted(only.files) == ["d1.en-pt.tsv", "d1.en-sv.tsv"]
+    with pytest.raises(ValueError, match="unknown export format"):
+        render(UNITS, "d1", formats=["docx"])
+
+
+def test_tmx_is_valid_tmx_14b_and_read_back_unit_for_unit():
+    rendered = render(UNITS, "d1", created=CREATED)
+    multi = validate_tmx(rendered.files["d1.tmx"])
+    header = multi.find("header")
+    assert header.get("srclang") == "en" and header.get("segtype") == "sentence"
+    assert header.get("creationdate") == "20260302T000000Z"
+    first = multi.find("body/tu")
+    assert [t.get("{http://www.w3.org/XML/1998/namespace}lang") for t in first.findall("tuv")
+            ] == ["en", "pt-BR", "sv-SE"]
+    props = {p.get("type"): p.text for p in first.findall("prop")}
+    assert props == {"x-document": "d1", "x-decree": "Decreto nº 12.863", "x-article": "1",
+                     "x-confidence": "0.80", "x-flagged": "yes"}
+
+    pair = rendered.files["d1.en-pt.tmx"]
+    validate_tmx(pair)
+    clean = XmlText()
+    expected = [(clean(u.pivot_text), clean(u.translations[0].text)) for u in UNITS]
+    assert read_tmx(pair, "pt-BR") == expected
+    sv = validate_tmx(rendered.files["d1.en-sv.tmx"])
+    assert len(sv.findall("body/tu")) == 1 and len(sv.findall("body/tu/tuv")) == 2
+
+
+def test_xliff_follows_the_core_rules_and_is_read_back():
+    rendered = render(UNITS, "d1", created=CREATED)
+    root = check_xliff(rendered.files["d1.en-sv.xlf"])
+    assert (root.get("srcLang"), root.get("trgLang")) == ("en", "sv-SE")
+    segment = root.find(".//{urn:oasis:names:tc:xliff:document:2.0}segment")
+    assert (segment.get("state"), segment.get("subState")) == ("initial", "gazette:flagged")
+    pt = rendered.files["d1.en-pt.xlf"]
+    check_xliff(pt)
+    clean = XmlText()
+    assert read_xliff(pt) == [(clean(u.pivot_text), clean(u.translations[0].text))
+                              for u in UNITS]
+
+
+def test_hostile_strings_are_escaped_not_lost():
+    text = render(UNITS, "d1", created=CREATED).files["d1.en-pt.tmx"]
+    assert "]]&gt;" in text and "&lt; c &amp; d" in text and "\u200f" in text
+    assert "\x00" not in text and "\ud800" not in text and "\ufffe" not in text
+    tsv = render(UNITS, "d1", formats=["tsv"]).files["d1.en-pt.tsv"].splitlines()
+    assert all(line.count("\t") == 4 for line in tsv)  # tabs and newlines never split a row
+
+
+def test_jsonl_round_trips(tmp_path):
+    path = tmp_path / "d1.jsonl"
+    write_atomic(path, render(UNITS, "d1").files["d1.jsonl"])
+    assert read_units(path) == UNITS
+
+
+def test_corpus_filters_deduplicates_and_counts_what_it_dropped():
+    other = [unit("d2", "9", 0, "Scope.", pt="Âmbito.", sv="Tillämpningsområde."),
+             unit("d2", "9", 1, "New.", sv="Ny.")]
+    selection = Selection(languages=("pt", "sv"), min_confidence=0.5, include_flagged=False)
+    merged = corpus([UNITS, other], selection)
+    assert [u.doc for u in merged] == ["d1"] * len(UNITS) + ["d2"]
+    assert all(t.language == "pt" for u in merged[:-1] for t in u.translations)
+    assert dict(selection.dropped) == {"flagged": 2, "duplicate": 1}
+    assert corpus([UNITS, other], Selection(documents=("d2",))) == other
+
+
+def _text_of_html(html: str) -> str:
+    class Collect(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.parts: list[str] = []
+            self.where: list[str] = []
+
+        def handle_starttag(self, tag, attrs):
+            self.where.append(tag)
+
+        def handle_endtag(self, tag):
+            self.where.pop()
+
+        def handle_data(self, data):
+            if self.where and self.where[-1] == "td":
+                self.parts.append(data)
+
+    parser = Collect()
+    parser.feed(html)
+    parser.close()
+    return "".join(parser.parts)
+
+
+@settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.characters(codec=None), max_size=40))
+def test_any_text_gives_well_formed_xml_and_html(text):
+    """Any string, markup and control characters included, comes back out as it went in
+    (less what XML 1.0 cannot carry) from TMX, XLIFF and the review page."""
+    clean = XmlText()
+    expected = clean(text)
+    units = [unit("d", "1", 0, text, pt=text)]
+    rendered = render(units, "d", formats=["tmx", "xliff"], created=CREATED)
+    assert read_tmx(rendered.files["d.en-pt.tmx"], "pt-BR") == [(expected, expected)]
+    assert read_xliff(rendered.files["d.en-pt.xlf"]) == [(expected, expected)]
+    document = Document(doc_id=text, source=text, text=text, pivot="en", languages=("en",),
+                        headings={}, sentences={("en", "1"): [(0, len(text))]},
+                        rows=[Row("1", {"en": (0,)}, {}, False)], marks=[], problems=[])
+    assert _text_of_html(render_review(document)) == expected
+
+
+def test_units_file_is_one_json_object_per_line():
+    lines = render(UNITS, "d1").files["d1.jsonl"].splitlines()
+    assert len(lines) == len(UNITS) and json.loads(lines[0])["translations"][0]["language"] == "pt"
