@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["GazetteError", "InputError", "ToolMissingError"]
+__all__ = ["BusyError", "GazetteError", "InputError", "ToolMissingError"]
 
 
 class GazetteError(Exception):
@@ -23,3 +23,7 @@ class InputError(GazetteError):
 
 class ToolMissingError(GazetteError):
     """An external program (Tesseract) or its data is not installed."""
+
+
+class BusyError(GazetteError):
+    """Another gazette process is working on the same project folder."""

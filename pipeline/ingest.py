@@ -12,10 +12,12 @@ import logging
 import re
 import tempfile
 import time
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pdfplumber
+import pikepdf
 import pypdfium2
 
 from pipeline._exec import tesseract
@@ -45,16 +47,18 @@ def discover(settings: Settings) -> list[Source]:
     """List the documents in the inbox, sorted by path.
 
     Hidden files and folders (names starting with ``.``) are skipped. Files that are
-    neither ``.pdf`` nor ``.txt`` are listed too, so that the run reports them.
+    neither ``.pdf`` nor ``.txt`` are listed too, so that the run reports them, and so
+    are symbolic links that lead out of the inbox, which are never read.
     """
+    raw = settings.raw.resolve()
     paths = sorted(
         path for path in settings.raw.rglob("*")
-        if path.is_file() and not any(
+        if (path.is_file() or path.is_symlink()) and not any(
             part.startswith(".") for part in path.relative_to(settings.raw).parts)
     )
     relpaths = [path.relative_to(settings.raw).as_posix() for path in paths]
     ids = doc_ids_for(relpaths)
-    return [_source(path, relpath, ids[relpath])
+    return [_source(path, relpath, ids[relpath], inbox=raw)
             for path, relpath in zip(paths, relpaths, strict=True)]
 
 
@@ -63,32 +67,41 @@ def source_for(path: Path) -> Source:
     return _source(path, path.name, doc_ids_for([path.name])[path.name])
 
 
-def _source(path: Path, relpath: str, doc_id: str) -> Source:
+def _source(path: Path, relpath: str, doc_id: str, inbox: Path | None = None) -> Source:
+    kind = _KINDS.get(path.suffix.lower(), "unsupported")
+    if inbox is not None and not path.resolve().is_relative_to(inbox):
+        return Source(path=path, relpath=relpath, doc_id=doc_id, kind=kind, sha256="",
+                      rejected=f"a symbolic link to {path.resolve()}, outside the inbox "
+                               "(not followed)")
     try:
-        sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        sha256 = ""  # unreadable: the ingest stage reports why
-    return Source(path=path, relpath=relpath, doc_id=doc_id,
-                  kind=_KINDS.get(path.suffix.lower(), "unsupported"), sha256=sha256)
+        data = path.read_bytes()
+    except OSError as exc:
+        return Source(path=path, relpath=relpath, doc_id=doc_id, kind=kind, sha256="",
+                      rejected=f"cannot read the file: {exc.strerror or exc}")
+    return Source(path=path, relpath=relpath, doc_id=doc_id, kind=kind,
+                  sha256=hashlib.sha256(data).hexdigest(),
+                  rejected="empty file (0 bytes)" if not data else None)
 
 
 def doc_ids_for(relpaths: list[str]) -> dict[str, str]:
     """Derive a document id from each inbox path: a safe folder name, unique in the run.
 
-    The id is the file name without its extension, with every run of characters other
-    than letters, digits, ``.``, ``_`` and ``-`` replaced by ``_`` and no leading ``.``,
-    ``_`` or ``-`` (names beginning with ``_`` are the pipeline's own, e.g. ``_corpus``).
-    Where two paths give the same id, each gets ``-`` and the first 8 hex
-    digits of the SHA-1 of its relative path appended.
+    The id is the file name without its extension, accents dropped (``ç`` → ``c``,
+    ``º`` → ``o``), every run of characters other than ASCII letters, digits, ``.``,
+    ``_`` and ``-`` replaced by ``_``, and no leading ``.``, ``_`` or ``-`` (names
+    beginning with ``_`` are the pipeline's own, e.g. ``_corpus``). Where two paths give
+    the same id, each gets ``-`` and the first 8 hex digits of the SHA-1 of its relative
+    path appended.
 
     >>> doc_ids_for(["samples/000_2a61d363becf8d44.txt", "Decreto nº 12.pdf"]).values()
-    dict_values(['000_2a61d363becf8d44', 'Decreto_n_12'])
+    dict_values(['000_2a61d363becf8d44', 'Decreto_no_12'])
     >>> doc_ids_for(["a/x.txt", "b/x.pdf"])
     {'a/x.txt': 'x-7df5d9df', 'b/x.pdf': 'x-47faf3a5'}
     """
     def base(relpath: str) -> str:
-        stem = Path(relpath).stem
-        return _UNSAFE_ID_CHARS.sub("_", stem).lstrip("._-") or "document"
+        stem = unicodedata.normalize("NFKD", Path(relpath).stem)
+        ascii_stem = "".join(ch for ch in stem if not unicodedata.combining(ch))
+        return _UNSAFE_ID_CHARS.sub("_", ascii_stem).lstrip("._-") or "document"
 
     bases = {relpath: base(relpath) for relpath in relpaths}
     counts: dict[str, int] = {}
@@ -103,6 +116,8 @@ def doc_ids_for(relpaths: list[str]) -> dict[str, str]:
 
 def ingest(source: Source, settings: Settings) -> IngestedDocument:
     """Read every page of ``source``; raises :class:`InputError` if the file is unreadable."""
+    if source.rejected:
+        raise InputError(source.rejected)
     if source.kind == "text":
         pages = _read_text_dump(source.path)
     elif source.kind == "pdf":
@@ -129,6 +144,8 @@ def decode_text(data: bytes) -> tuple[str, str]:
     ('Article 1', 'utf-8-sig')
     """
     has_utf16_bom = data[:2] in (b"\xff\xfe", b"\xfe\xff")
+    if not has_utf16_bom and _looks_like_utf16le(data):
+        return data.decode("utf-16-le", errors="replace"), "utf-16-le"
     for encoding in ("utf-16",) * has_utf16_bom + ("utf-8-sig", "cp1252"):
         try:
             return data.decode(encoding), encoding
@@ -137,12 +154,29 @@ def decode_text(data: bytes) -> tuple[str, str]:
     return data.decode("latin-1"), "latin-1"
 
 
+def _looks_like_utf16le(data: bytes) -> bool:
+    """UTF-16 without a BOM: Latin text has a NUL in nearly every odd byte.
+
+    >>> _looks_like_utf16le("Artigo 1".encode("utf-16-le")), _looks_like_utf16le(b"a\0b")
+    (True, False)
+    """
+    odd = data[1:4096:2]
+    return len(odd) >= 4 and odd.count(0) > 0.9 * len(odd)
+
+
+#: Control characters no text needs (C0 except tab, line feed, form feed, carriage return).
+_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
 def _read_text_dump(path: Path) -> list[Page]:
     text, encoding = decode_text(path.read_bytes())
     reason = f"text dump ({encoding})"
+    text, controls = _CONTROL.subn("", text)
+    warnings = (f"removed {controls} control character(s) (NUL and the like)",) * bool(controls)
     # A form feed separates pages in text dumps made by pdftotext.
     return [
-        Page(number=number, method="text-dump", reason=reason, text=page_text)
+        Page(number=number, method="text-dump", reason=reason, text=page_text,
+             warnings=warnings)
         for number, page_text in enumerate(text.split("\f"), start=1)
     ]
 
@@ -194,25 +228,75 @@ def decide_page(stats: TextLayerStats, settings: Settings) -> PageDecision:
     return PageDecision(False, f"text layer with {stats.chars} characters")
 
 
-def _read_pdf(path: Path, settings: Settings) -> list[Page]:
+#: File signatures of what gets mistaken for a PDF, for a clear "not a PDF" error.
+_NOT_PDF = {b"\x89PNG": "a PNG image", b"PK\x03\x04": "a ZIP archive",
+            b"\xff\xd8\xff": "a JPEG image", b"GIF8": "a GIF image",
+            b"II*\x00": "a TIFF image", b"MM\x00*": "a TIFF image"}
+
+
+def _check_signature(path: Path) -> None:
+    """Raise :class:`InputError` unless the file starts like a PDF (``%PDF-``)."""
+    with path.open("rb") as handle:
+        head = handle.read(1024)
+    if b"%PDF-" in head:
+        return
+    what = next((name for magic, name in _NOT_PDF.items() if head.startswith(magic)), None)
+    if what is None and head.lstrip()[:15].lower().startswith((b"<!doctype html", b"<html")):
+        what = "an HTML page"
+    raise InputError(f"not a PDF: the file is {what}" if what
+                     else "not a PDF: it does not start with %PDF-",
+                     "put the real PDF in the inbox")
+
+
+def _readable_pdf(path: Path, tmp: Path) -> tuple[Path, tuple[str, ...]]:
+    """The PDF to read: the file itself, or a copy repaired by qpdf if it is damaged.
+
+    Returns the path and the warnings to record. A PDF that needs a password, or
+    that qpdf cannot open, raises :class:`InputError`.
+    """
+    _check_signature(path)
     try:
-        pdf = pdfplumber.open(path)
-    except Exception as exc:  # pdfminer raises many unrelated types for broken files
-        raise InputError(f"cannot open PDF: {type(exc).__name__}: {exc}",
-                         "check that the file is a complete, unencrypted PDF") from exc
-    with pdf, tempfile.TemporaryDirectory(prefix="gazette-ocr-") as tmp:
-        if not pdf.pages:
-            raise InputError("the PDF has no pages")
-        pages = []
-        for index, plumber_page in enumerate(pdf.pages):
-            number = index + 1
-            try:
-                pages.append(_read_pdf_page(path, index, plumber_page, settings, Path(tmp)))
-            except Exception as exc:  # one bad page must not stop the document
-                log.warning("%s page %d failed: %s", path.name, number, exc)
-                pages.append(Page(number=number, method="failed",
-                                  reason=f"{type(exc).__name__}: {exc}", text=""))
-        return pages
+        with pikepdf.open(path) as pdf:
+            problems = pdf.get_warnings()
+            if not problems:
+                return path, ()
+            repaired = tmp / "repaired.pdf"
+            pdf.save(repaired, encryption=False)
+    except pikepdf.PasswordError as exc:
+        raise InputError("encrypted PDF: it needs a password to open",
+                         "ask the publisher for a copy without a password") from exc
+    except pikepdf.PdfError as exc:
+        raise InputError(f"cannot open PDF: {exc}",
+                         "check that the file is a complete PDF") from exc
+    said = "; ".join(problem.replace(f"{path}", "").lstrip(":, ") for problem in problems[:3])
+    log.warning("%s is damaged; reading a copy repaired by qpdf: %s", path.name, said)
+    return repaired, (f"damaged PDF repaired by qpdf: {said}",)
+
+
+def _read_pdf(path: Path, settings: Settings) -> list[Page]:
+    with tempfile.TemporaryDirectory(prefix="gazette-ocr-") as tmp:
+        readable, warnings = _readable_pdf(path, Path(tmp))
+        try:
+            pdf = pdfplumber.open(readable)
+        except Exception as exc:  # pdfminer raises many unrelated types for broken files
+            raise InputError(f"cannot open PDF: {type(exc).__name__}: {exc}",
+                             "check that the file is a complete PDF") from exc
+        with pdf:
+            if not pdf.pages:
+                raise InputError("the PDF has no pages")
+            pages = []
+            for index, plumber_page in enumerate(pdf.pages):
+                number = index + 1
+                try:
+                    page = _read_pdf_page(readable, index, plumber_page, settings, Path(tmp))
+                except Exception as exc:  # one bad page must not stop the document
+                    log.warning("%s page %d failed: %s", path.name, number, exc)
+                    page = Page(number=number, method="failed",
+                                reason=f"{type(exc).__name__}: {exc}", text="")
+                if index == 0 and warnings:
+                    page = replace(page, warnings=warnings + page.warnings)
+                pages.append(page)
+            return pages
 
 
 def _read_pdf_page(
@@ -226,6 +310,11 @@ def _read_pdf_page(
              "OCR" if decision.ocr else "text layer", decision.reason)
     if not decision.ocr:
         return Page(number=number, method="text-layer", reason=decision.reason, text=text)
+    pixels = float(plumber_page.width * plumber_page.height) * (settings.ocr_dpi / 72) ** 2
+    if pixels > settings.max_raster_pixels:
+        raise InputError(f"page would rasterize to {pixels / 1e6:,.0f} megapixels at "
+                         f"{settings.ocr_dpi} dpi (limit {settings.max_raster_pixels / 1e6:,.0f})",
+                         "raise Settings.max_raster_pixels if the page is real")
     image = _rasterize(path, index, settings.ocr_dpi, tmp)
     started = time.monotonic()
     result = tesseract.ocr_image(image, settings.ocr_languages, settings.ocr_timeout)

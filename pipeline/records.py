@@ -46,6 +46,8 @@ class Source:
     kind: SourceKind
     #: SHA-256 of the file's bytes; with the pipeline version it decides re-processing.
     sha256: str
+    #: Why the file cannot be read at all (found by discovery), or None.
+    rejected: str | None = None
 
 
 @dataclass(frozen=True)

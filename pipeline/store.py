@@ -10,16 +10,19 @@ content hash and pipeline version that :func:`is_up_to_date` compares.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from pipeline.config import PIPELINE_VERSION, Settings
+from pipeline.errors import BusyError
 from pipeline.records import Source
 
 __all__ = [
@@ -27,6 +30,7 @@ __all__ = [
     "DocumentOutput",
     "is_up_to_date",
     "jsonl",
+    "project_lock",
     "publish_folder",
     "read_manifest",
     "write_atomic",
@@ -157,3 +161,32 @@ def is_up_to_date(settings: Settings, source: Source) -> bool:
         and manifest.get("pipeline_version") == PIPELINE_VERSION
         and (settings.aligned / source.doc_id).is_dir()
     )
+
+
+@contextmanager
+def project_lock(settings: Settings, wait: bool = False) -> Iterator[None]:
+    """Hold the project folder's lock: one ``gazette run`` or ``export`` at a time.
+
+    The lock is an ``flock`` on ``.gazette/lock``, so the kernel releases it when its
+    process ends, however it ends (a killed run never leaves a stale lock). Without
+    ``wait``, a held lock raises :class:`BusyError` naming the holder.
+    """
+    settings.state.mkdir(parents=True, exist_ok=True)
+    with (settings.state / "lock").open("a+", encoding="utf-8") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise BusyError(f"{holder} is working on {settings.state.parent}",
+                            "wait for it to finish, or pass --wait") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"gazette (pid {os.getpid()})")
+        handle.flush()
+        try:
+            yield
+        finally:
+            handle.seek(0)
+            handle.truncate()
+            fcntl.flock(handle, fcntl.LOCK_UN)

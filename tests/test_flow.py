@@ -16,11 +16,17 @@ from conftest import SAMPLES
 GAZETTE = Path(sys.executable).parent / "gazette"
 
 
-def gazette(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def gazette_env() -> dict[str, str]:
+    """The environment of a `gazette` process in the tests: no Prefect settings of ours,
+    and a fixed TMX creation date so that runs are byte-identical."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
-    env["SOURCE_DATE_EPOCH"] = "1772409600"  # the TMX creation date, fixed: byte-identical runs
-    return subprocess.run([str(GAZETTE), *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=900, check=False)
+    env["SOURCE_DATE_EPOCH"] = "1772409600"
+    return env
+
+
+def gazette(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(GAZETTE), *args], cwd=cwd, env=gazette_env(),
+                          capture_output=True, text=True, timeout=900, check=False)
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -41,7 +47,7 @@ def test_run_processes_samples_reports_failures_and_skips_unchanged(tmp_path: Pa
     first = gazette("run", cwd=tmp_path)
     assert first.returncode == 1, first.stderr  # one document failed, the others ran
     assert "3 processed, 0 unchanged (no stage work), 1 failed" in first.stdout
-    assert "samples/broken.pdf failed: cannot open PDF" in first.stdout
+    assert "samples/broken.pdf failed: not a PDF: the file is an HTML page" in first.stdout
 
     docs = {"002_9382d4ae2bbb4b06", "scan_protocol_brazil_japan_1978_en",
             "textlayer_protocol_brazil_sweden_pt_en"}

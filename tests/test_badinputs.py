@@ -1,0 +1,69 @@
+"""Bad input: every case of the generated corpus behaves as its expectation says."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from badinputs import build
+from test_flow import gazette
+
+from pipeline.config import Settings
+from pipeline.errors import InputError
+from pipeline.ingest import discover, ingest
+
+
+def test_each_bad_input_is_processed_or_rejected_with_its_reason(settings: Settings):
+    cases = build(settings.raw)
+    sources = {source.relpath: source for source in discover(settings)}
+    assert set(sources) == set(cases)
+    for relpath, expect in cases.items():
+        source = sources[relpath]
+        if expect.outcome == "rejected":
+            with pytest.raises(InputError) as error:
+                ingest(source, settings)
+            assert expect.note in str(error.value), relpath
+            continue
+        document = ingest(source, settings)
+        notes = [note for page in document.pages for note in (page.reason, *page.warnings)]
+        assert document.pages, relpath
+        if expect.note:
+            assert any(expect.note in note for note in notes), (relpath, notes)
+        if relpath != "bomb.pdf":
+            assert "Contracting States" in " ".join(p.text for p in document.pages) or \
+                relpath == "latin1.txt" or relpath == "one-long-line.txt", relpath
+
+
+def test_document_ids_stay_inside_the_data_folders(settings: Settings):
+    build(settings.raw)
+    for source in discover(settings):
+        assert source.doc_id and "/" not in source.doc_id
+        assert not source.doc_id.startswith(("." , "-", "_"))
+        assert (settings.cleaned / source.doc_id).resolve().parent == settings.cleaned.resolve()
+
+
+@pytest.mark.slow
+def test_run_over_the_corpus_goes_on_and_reports_every_reason(tmp_path: Path):
+    cases = build(tmp_path / "raw")
+    result = gazette("run", cwd=tmp_path)
+    assert result.returncode == 1  # some documents failed, the others were processed
+    rejected = {name: e for name, e in cases.items() if e.outcome == "rejected"}
+    processed = {name for name, e in cases.items() if e.outcome == "processed"}
+    said = " ".join(result.stdout.split())  # the table and messages, unwrapped
+    for name, expect in rejected.items():
+        assert re.search(re.escape(f"{name} failed: ") + ".{0,60}" + re.escape(expect.note),
+                         said), name
+    assert f"{len(processed)} processed, 0 unchanged (no stage work), {len(rejected)} failed" \
+        in result.stdout
+    docs = {p.name for p in (tmp_path / "cleaned").iterdir()}
+    assert len(docs) == len(processed)  # a folder per processed document, nothing else
+    assert not any(p.name.startswith(".") for p in (tmp_path / "aligned").iterdir())
+    for doc in docs:
+        manifest = json.loads((tmp_path / "cleaned" / doc / "manifest.json").read_text(
+            encoding="utf-8"))
+        assert manifest["summary"]["status"] == "done"
+    bomb = [json.loads(line) for line in
+            (tmp_path / "cleaned" / "bomb" / "pages.jsonl").read_text().splitlines()]
+    assert bomb[0]["method"] == "failed" and "megapixels" in bomb[0]["reason"]

@@ -1,0 +1,90 @@
+"""Crash safety and concurrency: a killed run resumes to the same bytes; two runs
+on one folder do not corrupt it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+from test_flow import GAZETTE, gazette, gazette_env, snapshot
+
+pytestmark = pytest.mark.slow
+
+INPUTS = ("scan_protocol_brazil_japan_1978_en.pdf", "textlayer_protocol_brazil_sweden_pt_en.pdf")
+
+
+def project(root: Path) -> Path:
+    (root / "raw").mkdir(parents=True)
+    for name in INPUTS:
+        shutil.copy(SAMPLES / name, root / "raw" / name)
+    return root
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The outputs of an uninterrupted run."""
+    root = project(tmp_path_factory.mktemp("reference"))
+    result = gazette("run", cwd=root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return snapshot(root)
+
+
+def run_until(root: Path, marker: str) -> str:
+    """Start `gazette run`, SIGKILL its whole process group when ``marker`` is logged."""
+    process = subprocess.Popen([str(GAZETTE), "run"], cwd=root, env=gazette_env(),
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               start_new_session=True)
+    seen = []
+    assert process.stdout is not None
+    for line in process.stdout:
+        seen.append(line)
+        if marker in line:
+            os.killpg(process.pid, signal.SIGKILL)
+            break
+    process.wait(timeout=60)
+    assert process.returncode == -signal.SIGKILL, "".join(seen[-20:])
+    return "".join(seen)
+
+
+@pytest.mark.parametrize("marker", [
+    "page 2: OCR'd",                   # during OCR of the scanned protocol
+    "Task run 'structure-",            # as alignment starts
+    "Task run 'align-",                # as export starts
+])
+def test_killed_run_resumes_to_the_same_outputs(marker: str, reference: dict[str, bytes],
+                                                tmp_path: Path):
+    root = project(tmp_path)
+    run_until(root, marker)
+    time.sleep(0.5)
+    resumed = gazette("run", cwd=root)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert snapshot(root) == reference
+    leftovers = [p.name for folder in ("cleaned", "aligned") for p in (root / folder).iterdir()
+                 if p.name.startswith(".")]
+    assert leftovers == []
+
+
+def test_two_runs_on_one_folder(tmp_path: Path):
+    root = tmp_path
+    (root / "raw").mkdir()
+    shutil.copy(SAMPLES / INPUTS[1], root / "raw")
+    first = subprocess.Popen([str(GAZETTE), "run"], cwd=root, env=gazette_env(),
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lock = root / ".gazette" / "lock"
+    deadline = time.monotonic() + 120
+    while not (lock.exists() and lock.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    second = gazette("run", cwd=root)
+    assert second.returncode == 3
+    assert f"gazette (pid {first.pid}) is working on" in " ".join(second.stdout.split())
+    waiting = gazette("run", "--wait", cwd=root)  # blocks until the first has finished
+    out, _ = first.communicate(timeout=600)
+    assert first.returncode == 0, out
+    assert "1 processed" in out
+    assert waiting.returncode == 0 and "0 processed, 1 unchanged" in waiting.stdout
