@@ -1,35 +1,72 @@
-"""The main job as a Prefect flow: every document in the inbox through every stage.
+"""The main job as Prefect flows: every document in the inbox through every stage.
 
-The flow only orchestrates; the work is in :mod:`pipeline.stages`. Documents whose
-content and pipeline version are unchanged since their last complete run are
-skipped; a document that fails is recorded with its reason and the run goes on.
+The flows only orchestrate; the work is in :mod:`pipeline.stages`. Each document is
+one task (``process-document``) whose stages run as nested tasks, so documents can
+fan out to a task runner (Dask with ``gazette run --dask``). A document is skipped
+when the run catalog and its published manifest say it is done with this content
+and pipeline version; a failed document is recorded with its reason and the run goes
+on. Reading a document (the OCR) is cached by content hash, pipeline version and the
+reading settings, so a re-run of an unchanged file never OCRs it again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sqlite3
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from prefect import Task, flow, get_run_logger, task
+from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
+from prefect.context import TaskRunContext
+from prefect.futures import wait
+from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from pipeline import stages
-from pipeline.config import Settings
-from pipeline.ingest import discover
+from pipeline.catalog import Catalog, is_current
+from pipeline.config import PIPELINE_VERSION, Settings
+from pipeline.ingest import discover, ingest
 from pipeline.records import DocumentSummary, Source
-from pipeline.store import DocumentOutput, is_up_to_date
+from pipeline.report import run_report
+from pipeline.store import DocumentOutput
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
+#: Failures worth a retry: the file system or the embedding cache being busy. A broken
+#: or unreadable document (InputError) fails the same way every time.
+TRANSIENT = (OSError, sqlite3.OperationalError, TimeoutError)
+
+
+def _transient(task: Any, task_run: Any, state: Any) -> bool:
+    """Retry only transient failures."""
+    try:
+        state.result()
+    except TRANSIENT:
+        return True
+    except BaseException:
+        return False
+    return False
+
 
 def _stage_task(fn: Callable[P, R], name: str) -> Task[P, R]:
     # The stages write their own outputs; Prefect need not cache or persist results.
-    return task(name=name, cache_policy=NO_CACHE, persist_result=False)(fn)
+    return task(name=name, cache_policy=NO_CACHE, persist_result=False, retries=2,
+                retry_delay_seconds=[2.0, 10.0], retry_condition_fn=_transient)(fn)
 
 
-ingest_task = _stage_task(stages.run_ingest, "ingest")
+def _reading_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:
+    """Cache key of a document's pages: its content and everything that shapes reading."""
+    source: Source = parameters["source"]
+    s: Settings = parameters["settings"]
+    return (f"read-{source.sha256}-{PIPELINE_VERSION}-{s.ocr_dpi}-{s.ocr_languages}-"
+            f"{s.max_cid_share}-{s.max_raster_pixels}")
+
+
+read_task = task(name="read-pages", cache_key_fn=_reading_key, persist_result=True,
+                 retries=2, retry_delay_seconds=[2.0, 10.0],
+                 retry_condition_fn=_transient)(ingest)
 repair_task = _stage_task(stages.run_repair, "repair")
 split_task = _stage_task(stages.run_split, "split")
 structure_task = _stage_task(stages.run_structure, "structure")
@@ -37,43 +74,77 @@ align_task = _stage_task(stages.run_align, "align")
 export_task = _stage_task(stages.run_export, "export")
 
 
-@flow(name="process-document", flow_run_name="{source.doc_id}", persist_result=False)
-def process_document(source: Source, settings: Settings) -> DocumentSummary:
-    """Run every stage on one document and publish its outputs."""
+@task(name="process-document", task_run_name="{source.doc_id}", cache_policy=NO_CACHE,
+      persist_result=False)
+def process_document(source: Source, settings: Settings, run_id: int) -> DocumentSummary:
+    """Run every stage on one document and publish its outputs; failures are summaries."""
+    catalog = Catalog(settings)
     out = DocumentOutput(settings, source.doc_id)
     out.start()
     try:
-        document = ingest_task(source, settings, out)
-        cleaned = repair_task(document, out)
-        sections = split_task(cleaned, settings, out)
-        articles = structure_task(sections, cleaned, out)
-        sentences = align_task(articles, settings, out)
-        counts = export_task(sentences, articles, cleaned, settings, out)
-        return stages.finish(source, cleaned, sections, sentences, counts, out)
+        with catalog.stage(run_id, source.doc_id, "ingest"):
+            document = stages.run_ingest(source, settings, out, read=read_task)
+        with catalog.stage(run_id, source.doc_id, "repair"):
+            cleaned = repair_task(document, out)
+        with catalog.stage(run_id, source.doc_id, "split"):
+            sections = split_task(cleaned, settings, out)
+        with catalog.stage(run_id, source.doc_id, "structure"):
+            articles = structure_task(sections, cleaned, out)
+        with catalog.stage(run_id, source.doc_id, "align"):
+            sentences = align_task(articles, settings, out)
+        with catalog.stage(run_id, source.doc_id, "export"):
+            counts = export_task(sentences, articles, cleaned, settings, out)
+        summary = stages.finish(source, cleaned, sections, sentences, counts, out)
+    except Exception as exc:  # a failed document is reported; the run goes on
+        get_run_logger().error("%s failed: %s", source.relpath, exc)
+        summary = DocumentSummary(doc_id=source.doc_id, relpath=source.relpath,
+                                  status="failed", error=str(exc))
     finally:
         out.discard()
+    catalog.record(run_id, source, summary)
+    return summary
 
 
-@flow(name="gazette-run", persist_result=False)
-def gazette_run(root: Path, force: bool = False) -> list[DocumentSummary]:
-    """Process every new or changed document under ``root/raw``."""
+def task_runner_for(dask: str | None) -> TaskRunner[Any]:
+    """Where documents are processed: one at a time in this process (the default), or on
+    a Dask cluster — ``"local"`` starts a LocalCluster of 2 single-threaded workers,
+    anything else is the address of a running scheduler (``tcp://host:8786``)."""
+    if not dask:
+        return ThreadPoolTaskRunner(max_workers=1)
+    from prefect_dask import DaskTaskRunner
+
+    if dask == "local":
+        return DaskTaskRunner(cluster_kwargs={"n_workers": 2, "threads_per_worker": 1})
+    return DaskTaskRunner(address=dask)
+
+
+@flow(name="gazette-run", persist_result=False, task_runner=task_runner_for(None))
+def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = None,
+                trigger: str = "manual") -> list[DocumentSummary]:
+    """Process every new or changed document under ``root/raw``.
+
+    ``only`` limits the run to these document ids or inbox paths; ``force`` redoes them
+    even if they are current (their pages still come from the reading cache).
+    """
     logger = get_run_logger()
     settings = Settings.for_root(root)
-    sources = discover(settings)
-    logger.info("%d document(s) in %s", len(sources), settings.raw)
-    summaries = []
+    catalog = Catalog(settings)
+    sources = stages.select_sources(discover(settings), only)
+    run_id = catalog.start_run(trigger)
+    logger.info("run %d (%s): %d document(s) in %s", run_id, trigger, len(sources),
+                settings.raw)
+    futures = {}
     for number, source in enumerate(sources, start=1):
-        if not force and is_up_to_date(settings, source):
+        if not force and is_current(settings, catalog, source):
             logger.info("[%d/%d] %s: unchanged since its last run, skipped",
                         number, len(sources), source.relpath)
-            summaries.append(stages.skipped(settings, source))
             continue
         logger.info("[%d/%d] %s -> %s", number, len(sources), source.relpath, source.doc_id)
-        try:
-            summaries.append(process_document(source, settings))
-        except Exception as exc:  # a failed document is reported; the run goes on
-            logger.error("%s failed: %s", source.relpath, exc)
-            summaries.append(DocumentSummary(doc_id=source.doc_id, relpath=source.relpath,
-                                             status="failed", error=str(exc)))
+        futures[source.doc_id] = process_document.submit(source, settings, run_id)
+    wait(list(futures.values()))
+    summaries = [futures[s.doc_id].result() if s.doc_id in futures
+                 else stages.skipped(settings, s) for s in sources]
+    catalog.finish_run(run_id, summaries)
+    create_markdown_artifact(run_report(summaries), key="gazette-run",
+                             description=f"gazette run {run_id} on {settings.raw}")
     return summaries
-

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import os
@@ -26,6 +27,8 @@ console = Console(width=max(Console().width, 120))
 RootOption = Annotated[
     Path, typer.Option("--root", help="Project folder holding raw/, cleaned/ and aligned/.")
 ]
+LocalOption = Annotated[bool, typer.Option(
+    "--local", help="Run here even if a Prefect server is configured (PREFECT_API_URL).")]
 WaitOption = Annotated[bool, typer.Option(
     "--wait", help="If another run or export holds the folder, wait instead of exiting 3.")]
 FileArgument = Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
@@ -37,6 +40,9 @@ def run(
     root: RootOption = Path(),
     force: Annotated[bool, typer.Option(help="Redo documents that are up to date.")] = False,
     wait: WaitOption = False,
+    dask: Annotated[str | None, typer.Option(
+        help="Process documents on a Dask cluster: a scheduler address (tcp://host:8786), "
+             "or 'local' for a LocalCluster of 2 workers.")] = None,
 ) -> None:
     """Run the main job: every new or changed document in raw/ through every stage.
 
@@ -47,10 +53,11 @@ def run(
     settings.state.mkdir(parents=True, exist_ok=True)
     os.environ.update(prefect_environment(settings))
     logging.getLogger("pipeline").setLevel(logging.INFO)
-    from flows.run import gazette_run  # Prefect reads its settings on import
+    from flows.run import gazette_run, task_runner_for  # Prefect reads its settings on import
 
+    flow = gazette_run.with_options(task_runner=task_runner_for(dask)) if dask else gazette_run
     with _locked(settings, wait):
-        summaries = gazette_run(root.resolve(), force=force)
+        summaries = flow(root.resolve(), force=force)
     console.print(summary_table(summaries))
     for s in summaries:
         if s.status == "failed":
@@ -275,16 +282,24 @@ def export(
     out: Annotated[Path | None, typer.Option(
         help="Output folder (default aligned/_corpus; replaced as a whole).")] = None,
     wait: WaitOption = False,
+    local: LocalOption = False,
 ) -> None:
     """Merge every processed document into one corpus: TMX, XLIFF, TSV and JSONL.
 
     Units are filtered, de-duplicated across documents, and written as
     corpus.tmx (all languages), corpus.en-<xx>.tmx/.xlf/.tsv per language pair and
-    corpus.jsonl. Says what it left out and why.
+    corpus.jsonl. Says what it left out and why. With a Prefect server configured
+    (PREFECT_API_URL, as `gazette serve` sets up) it triggers the export deployment.
     """
     from pipeline.export import FORMATS, Selection, dropped_summary
     from pipeline.stages import export_corpus
 
+    if _server() and not local and out is None:
+        _trigger("export", {"root": str(root.resolve()), "formats": formats,
+                            "languages": languages, "documents": documents,
+                            "min_confidence": min_confidence,
+                            "exclude_flagged": exclude_flagged, "plain_codes": plain_codes})
+        return
     settings = Settings.for_root(root)
     selection = Selection(
         languages=tuple(languages) if languages else None,
@@ -310,6 +325,142 @@ def export(
         console.print(f"  {folder / name}")
     console.print(f"{units} unit(s) exported to {folder}." if "corpus.jsonl" in rendered.files
                   else f"exported to {folder}.")
+
+
+@app.command()
+def rerun(
+    doc: Annotated[str, typer.Argument(
+        help="A document id (as `gazette status` lists it) or a path relative to raw/.")],
+    root: RootOption = Path(),
+    local: LocalOption = False,
+) -> None:
+    """Redo every stage of one decree, e.g. after a fix.
+
+    With a Prefect server configured (PREFECT_API_URL) it triggers the re-run
+    deployment that `gazette serve` serves and waits for it; otherwise it runs here.
+    Pages of an unchanged file come from the reading cache (no new OCR).
+    """
+    if _server() and not local:
+        _trigger("rerun", {"root": str(root.resolve()), "doc": doc})
+        return
+    settings = Settings.for_root(root)
+    settings.state.mkdir(parents=True, exist_ok=True)
+    os.environ.update(prefect_environment(settings))
+    logging.getLogger("pipeline").setLevel(logging.INFO)
+    from flows.deployments import rerun_flow
+
+    summaries = _or_exit(lambda: rerun_flow(root.resolve(), doc))
+    console.print(summary_table(summaries))
+    failed = [s for s in summaries if s.status == "failed"]
+    for s in failed:
+        console.print(f"[red]{s.relpath} failed:[/red] {s.error}")
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def status(root: RootOption = Path()) -> None:
+    """Show the run catalog: every document, its stages with their seconds, the last runs."""
+    from pipeline.catalog import Catalog
+
+    settings = Settings.for_root(root)
+    catalog = Catalog(settings)
+    rows = catalog.documents()
+    if not rows:
+        console.print(f"no documents processed yet in {settings.state.parent}")
+        return
+    table = Table(title=f"gazette status: {settings.state.parent}")
+    for column in ("document", "status", "pages", "stages (seconds)", "updated", "error"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        stages = " ".join(f"{name} {seconds:.1f}" if state == "done" and seconds is not None
+                          else f"[red]{name} {state}[/red]"
+                          for name, (state, seconds) in row.stages.items())
+        status_text = "[red]failed[/red]" if row.status == "failed" else row.status
+        table.add_row(row.doc_id, status_text, str(row.pages or 0), stages, row.updated,
+                      row.error or "")
+    console.print(table)
+    for run_id, trigger, started, finished, processed, skipped, failed in catalog.runs():
+        console.print(f"run {run_id} ({trigger}) {started} → {finished or 'unfinished'}: "
+                      f"{processed or 0} processed, {skipped or 0} unchanged, "
+                      f"{failed or 0} failed")
+
+
+@app.command()
+def serve(
+    root: RootOption = Path(),
+    cron: Annotated[str | None, typer.Option(
+        help="When to look for new documents (cron syntax; default hourly, '0 * * * *').")
+    ] = None,
+    interval: Annotated[float | None, typer.Option(
+        min=1, help="Look for new documents every this many seconds instead of --cron.")
+    ] = None,
+    port: Annotated[int, typer.Option(
+        help="Port of the local Prefect server started when PREFECT_API_URL is unset.")
+    ] = 4200,
+) -> None:
+    """Serve the deployments: scheduled ingestion, re-run of one decree, export.
+
+    Uses the Prefect server of PREFECT_API_URL if set; otherwise starts a local one on
+    127.0.0.1 (its database under .gazette/prefect). Ctrl-C stops both.
+    """
+    settings = Settings.for_root(root)
+    settings.state.mkdir(parents=True, exist_ok=True)
+    os.environ.update(prefect_environment(settings))
+    from flows.server import LocalServer
+
+    server = None
+    try:  # Ctrl-C may come at any moment, the server's start-up included
+        if not _server():
+            server = LocalServer(port, settings.state / "prefect-server.log")
+            console.print(f"gazette serve: starting a Prefect server on {server.url} "
+                          f"(log: {settings.state / 'prefect-server.log'}) …")
+            _or_exit(server.start)
+            os.environ["PREFECT_API_URL"] = server.api_url
+        logging.getLogger("pipeline").setLevel(logging.INFO)
+        from prefect import serve as prefect_serve
+
+        from flows.deployments import DEFAULT_CRON, deployments
+
+        api = os.environ["PREFECT_API_URL"]
+        when = f"every {interval:g} s" if interval else f"on cron '{cron or DEFAULT_CRON}'"
+        console.print(f"gazette serve: Prefect API {api} (UI {api.removesuffix('/api')}); "
+                      f"new documents in {settings.raw} are processed {when}. Ctrl-C stops.")
+        prefect_serve(*deployments(root.resolve(), cron, interval),
+                      print_starting_message=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if server is not None:
+            server.stop()
+    console.print("gazette serve: stopped")
+
+
+def _server() -> str | None:
+    """The configured Prefect API (PREFECT_API_URL), if any."""
+    return os.environ.get("PREFECT_API_URL") or None
+
+
+def _trigger(deployment: str, parameters: dict[str, object]) -> None:
+    """Run a served deployment, wait for it, and say how it ended (exit 1 if it failed)."""
+    from prefect.deployments import run_deployment
+    from prefect.exceptions import ObjectNotFound
+
+    from flows.deployments import deployment_names
+
+    name = deployment_names()[deployment]
+    console.print(f"triggering deployment {name} on {_server()} …")
+    try:
+        flow_run = run_deployment(name, parameters=parameters, poll_interval=1)
+        assert not inspect.isawaitable(flow_run)  # called from sync code
+    except ObjectNotFound as exc:
+        console.print(f"error: no deployment {name} on {_server()}; start `gazette serve`",
+                      style="red")
+        raise typer.Exit(2) from exc
+    state = flow_run.state
+    console.print(f"flow run {flow_run.name}: {state.name if state else 'unknown'}")
+    if state is None or not state.is_completed():
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -155,7 +155,7 @@ def decode_text(data: bytes) -> tuple[str, str]:
 
 
 def _looks_like_utf16le(data: bytes) -> bool:
-    """UTF-16 without a BOM: Latin text has a NUL in nearly every odd byte.
+    r"""UTF-16 without a BOM: Latin text has a NUL in nearly every odd byte.
 
     >>> _looks_like_utf16le("Artigo 1".encode("utf-16-le")), _looks_like_utf16le(b"a\0b")
     (True, False)

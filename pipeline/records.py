@@ -241,6 +241,8 @@ class DocumentSummary:
     methods: dict[str, int] = field(default_factory=dict)
     languages: tuple[str, ...] = ()
     repairs: int = 0
+    #: Repairs per rule.
+    rules: dict[str, int] = field(default_factory=dict)
     pairs: dict[str, int] = field(default_factory=dict)
     #: Sentence pairs below the confidence threshold, per language.
     flagged: dict[str, int] = field(default_factory=dict)

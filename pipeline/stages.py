@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from functools import cache
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 from pipeline.align import align_sentences, pair_articles
 from pipeline.config import PIPELINE_VERSION, Settings
 from pipeline.embedding.encoder import Encoder
+from pipeline.errors import InputError
 from pipeline.export import Rendered, Selection, corpus, read_units, render
 from pipeline.export.units import article_records, units_of
 from pipeline.ingest import ingest, source_for
@@ -45,13 +47,17 @@ __all__ = [
     "run_repair",
     "run_split",
     "run_structure",
+    "select_sources",
     "skipped",
 ]
 
 
-def run_ingest(source: Source, settings: Settings, out: DocumentOutput) -> IngestedDocument:
-    """Read all pages; writes ``cleaned/<doc>/pages.jsonl``."""
-    document = ingest(source, settings)
+def run_ingest(
+    source: Source, settings: Settings, out: DocumentOutput,
+    read: Callable[[Source, Settings], IngestedDocument] = ingest,
+) -> IngestedDocument:
+    """Read all pages with ``read`` (the flow passes a cached one); writes ``pages.jsonl``."""
+    document = read(source, settings)
     out.write("cleaned", "pages.jsonl", jsonl(page.to_json() for page in document.pages))
     return document
 
@@ -164,6 +170,7 @@ def finish(
         methods=dict(Counter(page.method for page in cleaned.pages)),
         languages=tuple(dict.fromkeys(s.language for s in sections if s.language != "other")),
         repairs=len(cleaned.steps),
+        rules=dict(Counter(step.rule for step in cleaned.steps)),
         pairs=counts,
         flagged={language: sum(p.flagged for p in pairs if p.matched)
                  for language, pairs in sentences.items()},
@@ -186,6 +193,22 @@ def read_structure(
     cleaned = repair(ingest(source_for(path), settings))
     sections = sections_of(label_blocks(cleaned, settings))
     return cleaned, sections, structure_of(sections, cleaned.text)
+
+
+def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[Source]:
+    """The sources named in ``only`` (document ids or inbox paths), or all of them.
+
+    Raises :class:`InputError` for a name that matches no document.
+    """
+    if not only:
+        return sources
+    unknown = [name for name in only
+               if not any(name in (s.doc_id, s.relpath) for s in sources)]
+    if unknown:
+        raise InputError(f"no document {', '.join(map(repr, unknown))} in the inbox",
+                         "give a document id as `gazette status` lists it, or a path "
+                         "relative to raw/")
+    return [s for s in sources if s.doc_id in only or s.relpath in only]
 
 
 def skipped(settings: Settings, source: Source) -> DocumentSummary:

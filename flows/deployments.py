@@ -1,0 +1,96 @@
+"""The deployments `gazette serve` serves: scheduled ingestion, re-run of one decree, export.
+
+Each is a thin flow around the library. All three take the project lock and wait for
+it, so a scheduled run never overlaps a manual one on the same folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from prefect import flow, get_run_logger
+from prefect.artifacts import create_markdown_artifact
+from prefect.deployments.runner import RunnerDeployment
+
+from flows.run import gazette_run
+from pipeline.config import EXPORT_FORMATS, Settings
+from pipeline.export import Selection, dropped_summary
+from pipeline.records import DocumentSummary
+from pipeline.stages import export_corpus
+from pipeline.store import project_lock
+
+__all__ = [
+    "DEFAULT_CRON",
+    "deployment_names",
+    "deployments",
+    "export_flow",
+    "rerun_flow",
+    "scheduled_ingestion",
+]
+
+#: The ingestion schedule unless told otherwise: at the top of every hour.
+DEFAULT_CRON = "0 * * * *"
+
+
+@flow(name="scheduled-ingestion", persist_result=False)
+def scheduled_ingestion(root: Path) -> list[DocumentSummary]:
+    """Process the new and changed documents of ``root/raw`` (what the schedule runs)."""
+    with project_lock(Settings.for_root(root), wait=True):
+        return gazette_run(root, trigger="schedule")
+
+
+@flow(name="rerun-decree", persist_result=False)
+def rerun_flow(root: Path, doc: str) -> list[DocumentSummary]:
+    """Redo every stage of one document (its id, or its path relative to ``raw/``)."""
+    with project_lock(Settings.for_root(root), wait=True):
+        return gazette_run(root, force=True, only=[doc], trigger="rerun")
+
+
+@flow(name="export-corpus", persist_result=False)
+def export_flow(
+    root: Path, formats: list[str] | None = None, languages: list[str] | None = None,
+    documents: list[str] | None = None, min_confidence: float = 0.0,
+    exclude_flagged: bool = False, plain_codes: bool = False,
+) -> dict[str, Any]:
+    """Merge the processed documents into ``aligned/_corpus`` (see ``gazette export``)."""
+    settings = Settings.for_root(root)
+    selection = Selection(languages=tuple(languages) if languages else None,
+                          documents=tuple(documents) if documents else None,
+                          min_confidence=min_confidence, include_flagged=not exclude_flagged)
+    with project_lock(settings, wait=True):
+        folder, rendered, read = export_corpus(settings, selection,
+                                               tuple(formats or EXPORT_FORMATS), not plain_codes)
+    report = {"folder": str(folder), "documents": read, "files": sorted(rendered.files),
+              "left_out": dropped_summary(selection.dropped),
+              "removed_characters": rendered.removed_characters}
+    get_run_logger().info("export: %s", report)
+    create_markdown_artifact(
+        f"Exported {read} document(s) to `{folder}`: "
+        + ", ".join(f"`{name}`" for name in sorted(rendered.files))
+        + f". Left out: {report['left_out']}.", key="gazette-export")
+    return report
+
+
+def deployment_names() -> dict[str, str]:
+    """Deployment names as `run_deployment` wants them: ``flow-name/deployment-name``."""
+    return {"ingest": "scheduled-ingestion/ingest", "rerun": "rerun-decree/rerun",
+            "export": "export-corpus/export"}
+
+
+def deployments(root: Path, cron: str | None = None,
+                interval: float | None = None) -> list[RunnerDeployment]:
+    """The three deployments for the project folder ``root``.
+
+    Ingestion runs on ``interval`` seconds if given, else on ``cron`` (default hourly).
+    """
+    schedule: dict[str, Any] = ({"interval": interval} if interval
+                                else {"cron": cron or DEFAULT_CRON})
+    root_parameter = {"root": str(root)}
+    made = [
+        scheduled_ingestion.to_deployment("ingest", parameters=root_parameter, **schedule),
+        rerun_flow.to_deployment("rerun", parameters=root_parameter),
+        export_flow.to_deployment("export", parameters=root_parameter),
+    ]
+    # to_deployment returns a coroutine only when called from async code
+    return [d for d in made if isinstance(d, RunnerDeployment)]

@@ -1,0 +1,54 @@
+"""The run catalog records runs, documents and stages, and decides what is new."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.catalog import Catalog, is_current
+from pipeline.config import PIPELINE_VERSION, Settings
+from pipeline.records import DocumentSummary, Source
+from pipeline.store import DocumentOutput
+
+
+def source(settings: Settings, sha: str = "abc") -> Source:
+    return Source(path=settings.raw / "d.txt", relpath="d.txt", doc_id="d", kind="text",
+                  sha256=sha)
+
+
+def publish(settings: Settings, src: Source) -> None:
+    out = DocumentOutput(settings, src.doc_id)
+    out.start()
+    out.publish({"doc_id": src.doc_id, "sha256": src.sha256,
+                 "pipeline_version": PIPELINE_VERSION})
+
+
+def test_catalog_records_stages_documents_and_runs(settings: Settings):
+    catalog = Catalog(settings)
+    run = catalog.start_run("manual")
+    src = source(settings)
+    with catalog.stage(run, "d", "ingest"):
+        pass
+    with pytest.raises(ValueError), catalog.stage(run, "d", "repair"):
+        raise ValueError("broken rule")
+    failed = DocumentSummary("d", "d.txt", "failed", error="ValueError: broken rule")
+    catalog.record(run, src, failed)
+    catalog.finish_run(run, [failed])
+    [row] = catalog.documents()
+    assert (row.doc_id, row.status, row.error) == ("d", "failed", "ValueError: broken rule")
+    assert row.stages["ingest"][0] == "done" and row.stages["repair"][0] == "failed"
+    assert catalog.runs()[0][1:2] == ("manual",) and catalog.runs()[0][4:] == (0, 0, 1)
+    assert Catalog(settings).documents() == [row]  # it is on disk
+
+
+def test_a_document_is_current_only_if_catalog_and_outputs_agree(settings: Settings):
+    catalog = Catalog(settings)
+    src = source(settings)
+    assert not is_current(settings, catalog, src)
+    run = catalog.start_run("manual")
+    catalog.record(run, src, DocumentSummary("d", "d.txt", "done"))
+    assert not is_current(settings, catalog, src)  # nothing published yet
+    publish(settings, src)
+    assert is_current(settings, catalog, src)
+    assert not is_current(settings, catalog, source(settings, sha="changed"))
+    catalog.record(run, src, DocumentSummary("d", "d.txt", "failed", error="x"))
+    assert not is_current(settings, catalog, src)

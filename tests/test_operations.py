@@ -1,0 +1,136 @@
+"""Operations for real: a Prefect server, `gazette serve` with a schedule, re-run and
+export deployments, `gazette status`, and documents fanned out to a Dask cluster."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+from test_flow import GAZETTE, gazette, gazette_env, snapshot
+
+from flows.server import LocalServer, free_port
+from pipeline.catalog import Catalog
+from pipeline.config import Settings
+
+pytestmark = pytest.mark.slow
+PDF = "textlayer_protocol_brazil_sweden_pt_en.pdf"
+DOC = "textlayer_protocol_brazil_sweden_pt_en"
+
+
+@pytest.fixture(scope="session")
+def prefect_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """A real Prefect server on a free loopback port, its files in a temporary home."""
+    home = tmp_path_factory.mktemp("prefect-home")
+    env = {"PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+           "DO_NOT_TRACK": "1"}
+    with pytest.MonkeyPatch.context() as patch:
+        for key, value in env.items():
+            patch.setenv(key, value)
+        server = LocalServer(free_port(), home / "server.log").start()
+    yield {**env, "PREFECT_API_URL": server.api_url}
+    server.stop()
+
+
+def spawn(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen([str(GAZETTE), *args], cwd=cwd, env={**gazette_env(), **env},
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def wait_for(condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(1)
+
+
+def stop(process: subprocess.Popen[str]) -> str:
+    process.send_signal(signal.SIGINT)  # Ctrl-C
+    out, _ = process.communicate(timeout=90)
+    return out
+
+
+def test_a_dropped_file_is_processed_on_schedule_then_rerun_and_exported(
+        tmp_path: Path, prefect_api: dict[str, str]):
+    (tmp_path / "raw").mkdir()
+    settings = Settings.for_root(tmp_path)
+    serving = spawn("serve", "--interval", "5", cwd=tmp_path, env=prefect_api)
+    try:
+        time.sleep(5)
+        assert serving.poll() is None, serving.communicate()[0]
+        shutil.copy(SAMPLES / PDF, tmp_path / "raw" / PDF)  # a new decree lands
+
+        def processed() -> bool:
+            row = Catalog(settings).document(DOC)
+            return row is not None and row["status"] == "done"
+
+        wait_for(processed, 300, "the scheduled run to process the new file")
+        assert (tmp_path / "aligned" / DOC / f"{DOC}.en-pt.tmx").is_file()
+        assert "schedule" in {run[1] for run in Catalog(settings).runs(limit=50)}
+
+        with_api = {**gazette_env(), **prefect_api}
+        rerun = subprocess.run([str(GAZETTE), "rerun", DOC], cwd=tmp_path, env=with_api,
+                               capture_output=True, text=True, timeout=600, check=False)
+        assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+        assert "rerun-decree/rerun" in rerun.stdout and "Completed" in rerun.stdout
+        assert "rerun" in {run[1] for run in Catalog(settings).runs(limit=50)}
+
+        export = subprocess.run([str(GAZETTE), "export", "--lang", "pt"], cwd=tmp_path,
+                                env=with_api, capture_output=True, text=True, timeout=600,
+                                check=False)
+        assert export.returncode == 0, export.stdout + export.stderr
+        assert "export-corpus/export" in export.stdout
+        assert (tmp_path / "aligned" / "_corpus" / "corpus.en-pt.tmx").is_file()
+
+        status = gazette("status", cwd=tmp_path)
+        assert DOC[:20] in status.stdout and "(schedule)" in status.stdout
+    finally:
+        out = stop(serving)
+    assert serving.returncode == 0, out
+    assert "gazette serve: stopped" in out
+
+
+def test_serve_starts_a_local_server_and_ctrl_c_stops_it(tmp_path: Path):
+    (tmp_path / "raw").mkdir()
+    port = free_port()
+    serving = spawn("serve", "--port", str(port), cwd=tmp_path, env={})
+    health = f"http://127.0.0.1:{port}/api/health"
+
+    def up() -> bool:
+        assert serving.poll() is None, serving.communicate()[0]
+        try:
+            with urllib.request.urlopen(health, timeout=2):
+                return True
+        except OSError:
+            return False
+
+    wait_for(up, 150, "the local Prefect server")
+    out = stop(serving)
+    assert serving.returncode == 0, out
+    assert f"starting a Prefect server on http://127.0.0.1:{port}" in " ".join(out.split())
+    assert "gazette serve: stopped" in out
+    with pytest.raises(OSError):
+        urllib.request.urlopen(health, timeout=2)
+
+
+def test_documents_fan_out_to_a_dask_local_cluster(tmp_path: Path):
+    roots = {}
+    for name in ("plain", "dask"):
+        root = tmp_path / name
+        (root / "raw").mkdir(parents=True)
+        for sample in (PDF, "004_5572047d3d386aa9.txt"):
+            shutil.copy(SAMPLES / sample, root / "raw" / sample)
+        roots[name] = root
+    plain = gazette("run", cwd=roots["plain"])
+    assert plain.returncode == 0, plain.stdout + plain.stderr
+    dask = gazette("run", "--dask", "local", cwd=roots["dask"])
+    assert dask.returncode == 0, dask.stdout + dask.stderr
+    assert "LocalCluster" in dask.stdout + dask.stderr
+    assert "2 processed" in dask.stdout
+    assert snapshot(roots["dask"]) == snapshot(roots["plain"])  # same bytes either way
