@@ -82,7 +82,9 @@ class Settings:
     regional_tags: bool = True
     #: Rasterization resolution for OCR.
     ocr_dpi: int = 300
-    #: Tesseract language packs used on scanned pages.
+    #: Tesseract packs for the first reading of a Latin-script scanned page (a
+    #: Devanagari page is read with ``Devanagari+eng``, a Swedish one again with
+    #: ``swe+eng``; see :mod:`pipeline.scan`).
     ocr_languages: str = "eng+por"
     #: A page that would rasterize to more pixels than this is recorded as failed, not
     #: rendered (an A4 page at 300 dpi has 8.7 million; a decompression bomb billions).
@@ -91,6 +93,16 @@ class Settings:
     ocr_timeout: float = 180.0
     #: A text-layer page whose share of ``(cid:N)`` tokens exceeds this goes to OCR.
     max_cid_share: float = 0.05
+    #: ... and so does one where more of its Devanagari words break the script's spelling.
+    max_broken_devanagari: float = 0.05
+    #: A legacy-font (Kruti Dev) page is OCR'd instead if fewer of its converted words
+    #: are known Hindi words (the Lok Sabha bulletin converts at 85–90 %).
+    min_legacy_quality: float = 0.6
+    #: A first OCR reading with a lower mean word confidence (0–100) makes the page
+    #: go through orientation and script detection (a turned or Devanagari page).
+    min_ocr_confidence: float = 70.0
+    #: Pages OCR'd at the same time (Tesseract runs single-threaded, one per core).
+    ocr_workers: int = 2
 
     @classmethod
     def for_root(cls, root: Path, **overrides: Any) -> Settings:

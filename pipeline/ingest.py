@@ -13,21 +13,28 @@ import re
 import tempfile
 import time
 import unicodedata
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pdfplumber
 import pikepdf
 import pypdfium2
 
-from pipeline._exec import tesseract
 from pipeline.config import Settings
 from pipeline.errors import InputError
-from pipeline.records import IngestedDocument, Page, Source, SourceKind
+from pipeline.langsplit import looks_like_legacy_hindi
+from pipeline.legacy_hindi import conversion_quality, convert_legacy_text
+from pipeline.records import IngestedDocument, Page, PageMethod, Source, SourceKind
+from pipeline.scan import read_scan
 
 __all__ = [
     "PageDecision",
     "TextLayerStats",
+    "broken_devanagari",
     "decide_page",
     "decode_text",
     "discover",
@@ -190,42 +197,93 @@ class TextLayerStats:
     cid_tokens: int
     #: Share of the page area covered by images.
     image_coverage: float
+    #: U+FFFD characters: glyphs the PDF writer could not map to Unicode.
+    replacement_chars: int = 0
+    devanagari_words: int = 0
+    #: Devanagari words that break its spelling (see :func:`broken_devanagari`).
+    broken_devanagari: int = 0
+    #: The text reads like Hindi typed in a legacy font (Kruti Dev).
+    legacy_hindi: bool = False
 
 
 @dataclass(frozen=True)
 class PageDecision:
     """How to read a page and why."""
 
-    ocr: bool
+    method: PageMethod
     reason: str
+
+    @property
+    def ocr(self) -> bool:
+        """True if the page is to be OCR'd."""
+        return self.method == "ocr"
 
 
 def decide_page(stats: TextLayerStats, settings: Settings) -> PageDecision:
-    """Decide whether a PDF page is read from its text layer or OCR'd.
+    """Decide how a PDF page is read: text layer, legacy-font conversion, or OCR.
 
     This is the one place that decides; the reason is stored with the page and
-    logged. ``Settings.max_cid_share`` is the knob for broken layers.
+    logged. A text layer is broken — and the page OCR'd — if it has ``(cid:N)``
+    glyph ids (over ``Settings.max_cid_share`` of its words), replacement
+    characters, or Devanagari that breaks the script's spelling (over
+    ``Settings.max_broken_devanagari`` of its Devanagari words). Hindi typed in a
+    legacy font is converted (and OCR'd after all if the conversion reads badly).
 
     >>> s = Settings.for_root(Path("."))
     >>> decide_page(TextLayerStats(0, 0, 0, 0.98), s)
-    PageDecision(ocr=True, reason='no text layer, an image covers 98% of the page')
+    PageDecision(method='ocr', reason='no text layer, an image covers 98% of the page')
     >>> decide_page(TextLayerStats(900, 150, 40, 0.0), s).reason
     'broken text layer: 40 of 150 words are (cid:N) glyph ids (max_cid_share=0.05)'
+    >>> decide_page(TextLayerStats(900, 150, 0, 0.0, devanagari_words=100,
+    ...                            broken_devanagari=30), s).reason
+    'broken text layer: 30 of 100 Devanagari words break its spelling (max 0.05)'
+    >>> decide_page(TextLayerStats(900, 150, 0, 0.0, legacy_hindi=True), s).method
+    'legacy-font'
     >>> decide_page(TextLayerStats(900, 150, 0, 0.0), s)
-    PageDecision(ocr=False, reason='text layer with 900 characters')
+    PageDecision(method='text-layer', reason='text layer with 900 characters')
     """
     if stats.chars == 0:
         if stats.image_coverage == 0:
-            return PageDecision(False, "blank page: no text layer and no image")
+            return PageDecision("text-layer", "blank page: no text layer and no image")
         return PageDecision(
-            True, f"no text layer, an image covers {stats.image_coverage:.0%} of the page")
+            "ocr", f"no text layer, an image covers {stats.image_coverage:.0%} of the page")
     if stats.words and stats.cid_tokens / stats.words > settings.max_cid_share:
         return PageDecision(
-            True,
+            "ocr",
             f"broken text layer: {stats.cid_tokens} of {stats.words} words are (cid:N) "
             f"glyph ids (max_cid_share={settings.max_cid_share})",
         )
-    return PageDecision(False, f"text layer with {stats.chars} characters")
+    if stats.replacement_chars:
+        return PageDecision("ocr", f"broken text layer: {stats.replacement_chars} "
+                                   "replacement character(s) (U+FFFD)")
+    if stats.devanagari_words >= 5 and (
+            stats.broken_devanagari / stats.devanagari_words > settings.max_broken_devanagari):
+        return PageDecision(
+            "ocr", f"broken text layer: {stats.broken_devanagari} of {stats.devanagari_words} "
+                   f"Devanagari words break its spelling (max {settings.max_broken_devanagari})")
+    if stats.legacy_hindi:
+        return PageDecision("legacy-font", "Hindi typed in a legacy font (Kruti Dev letters)")
+    return PageDecision("text-layer", f"text layer with {stats.chars} characters")
+
+
+_DEVANAGARI_WORD = re.compile(r"\S*[\u0900-\u097f]\S*")
+_CONSONANT = "\u0915-\u0939\u0958-\u095f"
+# A vowel sign, virama or nukta with no consonant before it (``ि`` typed in visual
+# order, ``ूािधकार``), or Latin letters and symbols inside a Devanagari word (``बोड=``).
+_MISSPELT = re.compile(
+    f"(?:^|(?<![{_CONSONANT}\u093c]))[\u093e-\u094d\u093c]|[A-Za-z+=?<>@#$%^&*]")
+
+
+def broken_devanagari(text: str) -> tuple[int, int]:
+    """Count Devanagari words and those that break the script's spelling.
+
+    >>> broken_devanagari("भारत का संविधान")
+    (3, 0)
+    >>> broken_devanagari("भारत का संिवधान ूािधकार बोड=")
+    (5, 3)
+    """
+    found = _DEVANAGARI_WORD.findall(text)
+    return len(found), sum(bool(_MISSPELT.search(word.strip(".,;:()[]।"))) for word in found)
 
 
 #: File signatures of what gets mistaken for a PDF, for a clear "not a PDF" error.
@@ -284,28 +342,89 @@ def _read_pdf(path: Path, settings: Settings) -> list[Page]:
         with pdf:
             if not pdf.pages:
                 raise InputError("the PDF has no pages")
-            pages = []
-            for index, plumber_page in enumerate(pdf.pages):
-                number = index + 1
-                try:
-                    page = _read_pdf_page(readable, index, plumber_page, settings, Path(tmp))
-                except Exception as exc:  # one bad page must not stop the document
-                    log.warning("%s page %d failed: %s", path.name, number, exc)
-                    page = Page(number=number, method="failed",
-                                reason=f"{type(exc).__name__}: {exc}", text="")
-                if index == 0 and warnings:
-                    page = replace(page, warnings=warnings + page.warnings)
-                pages.append(page)
-            return pages
+            # Text-layer pages are read here, one by one (pdfium is not thread-safe);
+            # a page to OCR comes back as a job.
+            read = [_guarded(path.name, index + 1, partial(
+                        _read_pdf_page, readable, index, page, settings, Path(tmp)))
+                    for index, page in enumerate(pdf.pages)]
+            done = _run_ocr_jobs(path.name, read, settings)
+    if warnings:
+        done[0] = replace(done[0], warnings=warnings + done[0].warnings)
+    return done
+
+
+def _guarded(name: str, number: int, read: Callable[[], Any]) -> Any:
+    """Run ``read``; a failure becomes a page recorded as failed with its reason."""
+    try:
+        return read()
+    except Exception as exc:  # one bad page must not stop the document
+        log.warning("%s page %d failed: %s", name, number, exc)
+        return Page(number=number, method="failed", reason=f"{type(exc).__name__}: {exc}",
+                    text="")
+
+
+@dataclass(frozen=True)
+class _OcrJob:
+    """A page to OCR: its rasterized image and what the text layer told about it."""
+
+    number: int
+    image: Path
+    reason: str
+    script_hint: str | None
+
+    def run(self, settings: Settings, start_pack: str | None) -> Page:
+        started = time.monotonic()
+        result = read_scan(self.image, settings, self.script_hint, start_pack)
+        log.info("page %d: OCR'd %d words in %.1f s, mean confidence %s", self.number,
+                 result.words, time.monotonic() - started, result.confidence)
+        return Page(number=self.number, method="ocr",
+                    reason=f"{self.reason}; {'; '.join(result.steps)}", text=result.text,
+                    ocr_languages=result.languages, confidence=result.confidence,
+                    warnings=() if result.words else ("OCR found no words",))
+
+
+def _run_ocr_jobs(name: str, read: list[Page | _OcrJob], settings: Settings) -> list[Page]:
+    """OCR the pages that need it, ``Settings.ocr_workers`` at a time.
+
+    The first pages (one per worker) start with ``Settings.ocr_languages``; the pack
+    the first of them ended with (``swe+eng`` for a Swedish decree, ``Devanagari+eng``
+    for a Hindi one) is where the other pages start, so a document in one language is
+    read about once per page, not two or three times. A page that reads badly with
+    it, or is in another language, is still read again with its own pack.
+    """
+    jobs = [item for item in read if isinstance(item, _OcrJob)]
+    pages = {item.number: item for item in read if isinstance(item, Page)}
+    with ThreadPoolExecutor(max_workers=settings.ocr_workers) as pool:
+        def run(batch: list[_OcrJob], start_pack: str | None) -> list[Page]:
+            return list(pool.map(lambda job: _guarded(
+                name, job.number, partial(job.run, settings, start_pack)), batch))
+
+        opening = run(jobs[:settings.ocr_workers], None)
+        rest = run(jobs[settings.ocr_workers:], opening[0].ocr_languages if opening else None)
+    pages.update((page.number, page) for page in opening + rest)
+    return [pages[number] for number in sorted(pages)]
 
 
 def _read_pdf_page(
     path: Path, index: int, plumber_page: pdfplumber.page.Page, settings: Settings, tmp: Path
-) -> Page:
+) -> Page | _OcrJob:
+    """Read a page from its text layer, or rasterize it and return the OCR job."""
     number = index + 1
     text = plumber_page.dedupe_chars().extract_text() or ""
-    stats = _text_layer_stats(plumber_page, text)
+    stats = _text_layer_stats(plumber_page, text, settings)
     decision = decide_page(stats, settings)
+    if decision.method == "legacy-font":
+        converted = convert_legacy_text(text)
+        quality = conversion_quality(converted)
+        if quality >= settings.min_legacy_quality:
+            log.info("%s page %d: %s; converted, %.0f%% of its words are Hindi words",
+                     path.name, number, decision.reason, 100 * quality)
+            return Page(number=number, method="legacy-font",
+                        reason=f"{decision.reason}; converted to Unicode, {quality:.0%} of "
+                               "the words known Hindi words", text=converted)
+        decision = PageDecision("ocr", f"{decision.reason}, but its conversion has only "
+                                       f"{quality:.0%} known Hindi words "
+                                       f"(min_legacy_quality={settings.min_legacy_quality})")
     log.info("%s page %d: %s (%s)", path.name, number,
              "OCR" if decision.ocr else "text layer", decision.reason)
     if not decision.ocr:
@@ -316,28 +435,30 @@ def _read_pdf_page(
                          f"{settings.ocr_dpi} dpi (limit {settings.max_raster_pixels / 1e6:,.0f})",
                          "raise Settings.max_raster_pixels if the page is real")
     image = _rasterize(path, index, settings.ocr_dpi, tmp)
-    started = time.monotonic()
-    result = tesseract.ocr_image(image, settings.ocr_languages, settings.ocr_timeout)
-    log.info("%s page %d: OCR'd %d words in %.1f s, mean confidence %s", path.name, number,
-             result.words, time.monotonic() - started, result.confidence)
-    warnings = () if result.words else ("OCR found no words",)
-    return Page(number=number, method="ocr", reason=decision.reason, text=result.text,
-                ocr_languages=settings.ocr_languages, confidence=result.confidence,
-                warnings=warnings)
+    # A broken layer still shows its script: Devanagari (or Hindi in a legacy font).
+    hint = "Devanagari" if stats.devanagari_words or stats.legacy_hindi else None
+    return _OcrJob(number, image, decision.reason, hint)
 
 
-def _text_layer_stats(page: pdfplumber.page.Page, text: str) -> TextLayerStats:
+def _text_layer_stats(page: pdfplumber.page.Page, text: str,
+                      settings: Settings) -> TextLayerStats:
     area = float(page.width * page.height) or 1.0
     covered = sum(
         max(0.0, float(min(im["x1"], page.width) - max(im["x0"], 0)))
         * max(0.0, float(min(im["bottom"], page.height) - max(im["top"], 0)))
         for im in page.images
     )
+    devanagari, broken = broken_devanagari(text)
+    latin = tuple(lang for lang in settings.languages if lang != "hi")
     return TextLayerStats(
         chars=len(page.chars),
         words=len(text.split()),
         cid_tokens=len(_CID.findall(text)),
         image_coverage=round(min(covered / area, 1.0), 2),
+        replacement_chars=text.count("\ufffd"),
+        devanagari_words=devanagari,
+        broken_devanagari=broken,
+        legacy_hindi=looks_like_legacy_hindi(text, latin),
     )
 
 

@@ -30,7 +30,7 @@ __all__ = [
     "Unit",
 ]
 
-PageMethod = Literal["text-dump", "text-layer", "ocr", "failed"]
+PageMethod = Literal["text-dump", "text-layer", "legacy-font", "ocr", "failed"]
 SourceKind = Literal["pdf", "text", "unsupported"]
 
 

@@ -53,10 +53,14 @@ def wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
     return lines
 
 
-def render_scan(paragraphs: list[str], seed: int) -> list[Image.Image]:
-    """Render paragraphs onto noisy, slightly skewed grayscale pages."""
+def render_scan(paragraphs: list[str], seed: int, font_path: Path = SERIF,
+                skew: float = 1.5) -> list[Image.Image]:
+    """Render paragraphs onto noisy grayscale pages turned by ``skew`` degrees.
+
+    Also used by ``bench/ocr_bench.py`` for its benchmark pages.
+    """
     rng = random.Random(seed)
-    font = ImageFont.truetype(str(SERIF), 42)  # about 10 pt at 300 dpi
+    font = ImageFont.truetype(str(font_path), 42)  # about 10 pt at 300 dpi
     line_height = 62
     pages: list[Image.Image] = []
     page = draw = None
@@ -71,10 +75,10 @@ def render_scan(paragraphs: list[str], seed: int) -> list[Image.Image]:
             assert draw is not None
             draw.text((MARGIN, y), line, font=font, fill=20)
             y += line_height
-    return [_age(page, rng) for page in pages]
+    return [_age(page, rng, skew) for page in pages]
 
 
-def _age(page: Image.Image, rng: random.Random) -> Image.Image:
+def _age(page: Image.Image, rng: random.Random, skew: float) -> Image.Image:
     """Make a clean rendering look scanned: blur, speckles, skew, gray paper."""
     page = page.filter(ImageFilter.GaussianBlur(0.8))
     pixels = page.load()
@@ -82,7 +86,7 @@ def _age(page: Image.Image, rng: random.Random) -> Image.Image:
     for _ in range(page.width * page.height // 400):
         x, y = rng.randrange(page.width), rng.randrange(page.height)
         pixels[x, y] = rng.choice((40, 90, 200))
-    page = page.rotate(1.5, resample=Image.Resampling.BICUBIC, fillcolor=235)
+    page = page.rotate(skew, resample=Image.Resampling.BICUBIC, fillcolor=235)
     return page.point(lambda v: min(v, 235))
 
 

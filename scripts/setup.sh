@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install everything gazette needs, idempotently: Debian packages (Tesseract and its
-# language packs, Poppler, fonts; Chromium and OmegaT for the export tests) and a Python virtual environment in .venv with the
-# project and its development tools. Safe to run again: it only does what is missing.
+# language packs, Poppler, fonts — a Devanagari one for the OCR benchmark's pages;
+# Chromium and OmegaT for the export tests) and a Python virtual environment in .venv
+# with the project and its development tools. Safe to run again: it only does what is
+# missing.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -9,7 +11,7 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-por tesseract-ocr-swe tesseract-ocr-hin
   tesseract-ocr-script-deva tesseract-ocr-osd poppler-utils fonts-dejavu-core
-  chromium omegat
+  chromium omegat fonts-lohit-deva
 )
 PYTHON=${PYTHON:-python3}
 VENV=.venv

@@ -10,6 +10,7 @@ import pytest
 from badinputs import build
 from test_flow import gazette
 
+from pipeline.catalog import Catalog
 from pipeline.config import Settings
 from pipeline.errors import InputError
 from pipeline.ingest import discover, ingest
@@ -64,6 +65,11 @@ def test_run_over_the_corpus_goes_on_and_reports_every_reason(tmp_path: Path):
         manifest = json.loads((tmp_path / "cleaned" / doc / "manifest.json").read_text(
             encoding="utf-8"))
         assert manifest["summary"]["status"] == "done"
+    catalog = Catalog(Settings.for_root(tmp_path))
+    sources = {s.relpath: s for s in discover(Settings.for_root(tmp_path))}
+    for name, expect in rejected.items():
+        row = catalog.document(sources[name].doc_id)
+        assert row is not None and row["status"] == "failed" and expect.note in row["error"]
     bomb = [json.loads(line) for line in
             (tmp_path / "cleaned" / "bomb" / "pages.jsonl").read_text().splitlines()]
     assert bomb[0]["method"] == "failed" and "megapixels" in bomb[0]["reason"]

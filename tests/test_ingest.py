@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pypdfium2
 import pytest
 from conftest import SAMPLES, words_recovered
 
@@ -18,6 +19,7 @@ from pipeline.ingest import (
     ingest,
     source_for,
 )
+from pipeline.lexicon import known_share
 
 SCAN = SAMPLES / "scan_protocol_brazil_japan_1978_en.pdf"
 TEXT_LAYER = SAMPLES / "textlayer_protocol_brazil_sweden_pt_en.pdf"
@@ -101,3 +103,38 @@ def test_scanned_pdf_is_ocrd_by_tesseract(settings: Settings):
     truth = (SAMPLES / "001_92f44dad33fafe9c.txt").read_text(encoding="utf-8")
     ocr_text = "\n".join(page.text for page in document.pages)
     assert words_recovered(truth, ocr_text) > 0.97
+    assert all("deskewed -1.50°" in page.reason for page in document.pages)
+
+
+@pytest.mark.slow
+def test_a_turned_scan_is_turned_back(settings: Settings, tmp_path: Path):
+    """A page scanned upside down reads badly, so orientation detection runs and turns it."""
+    page = pypdfium2.PdfDocument(SCAN)[0].render(scale=150 / 72, grayscale=True).to_pil()
+    turned = tmp_path / "turned.pdf"
+    page.rotate(180).save(turned, resolution=150)
+    [read] = ingest(source_for(turned), settings).pages
+    assert "turned 180°" in read.reason, read.reason
+    assert "Contracting State" in read.text
+
+
+INDIA_PATHS = {  # the way each page of the real India PDFs must be read
+    "010220_hi.pdf": ["legacy-font"] * 2,
+    "1.02.2020.pdf": ["text-layer"] * 2,
+    "RTIOrder_hi.pdf": ["ocr"] * 4,
+    "hind_1_singlecolumn.pdf": ["ocr"] * 3,
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(INDIA_PATHS))
+def test_india_pdfs_take_the_right_path_and_give_readable_hindi(
+        name: str, settings: Settings, shared: Path):
+    document = ingest(source_for(shared / "corpora" / "india-pdfs" / name), settings)
+    assert [page.method for page in document.pages] == INDIA_PATHS[name]
+    for page in document.pages:
+        hindi, _ = known_share(page.text, ("hi",))
+        english, _ = known_share(page.text, ("en",))
+        # every page reads as Hindi or, for the English edition, as English
+        assert max(hindi, english) > 0.7, (page.number, page.reason, page.text[:200])
+        if page.method == "ocr" and name != "1.02.2020.pdf":
+            assert page.ocr_languages == "Devanagari+eng", page.reason

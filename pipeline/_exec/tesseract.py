@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -12,7 +13,8 @@ import pytesseract
 
 from pipeline.errors import ToolMissingError
 
-__all__ = ["OcrResult", "available_languages", "ocr_image", "version"]
+__all__ = ["OcrResult", "Orientation", "available_languages", "detect_orientation",
+           "ocr_image", "version"]
 
 log = logging.getLogger(__name__)
 
@@ -39,9 +41,15 @@ def version() -> str:
 
 @cache
 def available_languages() -> frozenset[str]:
-    """The language packs Tesseract has (``eng``, ``por``, ``Devanagari``, ...)."""
+    """The language packs Tesseract has (``eng``, ``por``, ``Devanagari``, ...).
+
+    Asked of ``tesseract --list-langs`` itself: pytesseract's list leaves out the
+    script packs, whose names start with a capital.
+    """
     version()
-    return frozenset(pytesseract.get_languages(config=""))
+    listing = subprocess.run([pytesseract.pytesseract.tesseract_cmd, "--list-langs"],
+                             capture_output=True, text=True, check=True, timeout=60)
+    return frozenset(line.strip() for line in listing.stdout.splitlines()[1:] if line.strip())
 
 
 def ocr_image(image: Path, languages: str, timeout: float) -> OcrResult:
@@ -64,6 +72,31 @@ def ocr_image(image: Path, languages: str, timeout: float) -> OcrResult:
         output_type=pytesseract.Output.DICT,
     )
     return _result_from_data(data)
+
+
+@dataclass(frozen=True)
+class Orientation:
+    """Tesseract's orientation and script detection of a page."""
+
+    #: Degrees to turn the page clockwise to make it upright (0, 90, 180, 270).
+    rotate: int
+    script: str
+    script_confidence: float
+
+
+def detect_orientation(image: Path, timeout: float) -> Orientation | None:
+    """Orientation and script of a page image (``--psm 0``), or None if Tesseract finds
+    too little text to tell."""
+    os.environ["OMP_THREAD_LIMIT"] = "1"
+    try:
+        osd = pytesseract.image_to_osd(str(image), config="--psm 0", timeout=timeout,
+                                       output_type=pytesseract.Output.DICT)
+    except pytesseract.TesseractError as exc:
+        log.info("%s: no orientation/script detection (%s)", image.name,
+                 str(exc).strip().splitlines()[-1] if str(exc).strip() else exc)
+        return None
+    return Orientation(rotate=int(osd["rotate"]), script=str(osd["script"]),
+                       script_confidence=float(osd["script_conf"]))
 
 
 def _result_from_data(data: dict[str, list]) -> OcrResult:

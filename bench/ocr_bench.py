@@ -1,0 +1,246 @@
+"""OCR benchmark: this pipeline, OCRmyPDF 17 and raw Tesseract on the same rendered scans.
+
+Pages are rendered from real text of each language at 300 dpi with paper noise, blur
+and a 1–3° skew (``scripts/make_samples.render_scan``), so the truth is the text:
+
+* Portuguese — the Brazilian DOU issue (``brazil-pdfs/DOUS1a.pdf``, its text layer)
+* Swedish    — the Swedish regulation (``sweden-pdfs/nfs-2007-10_konsoliderad.pdf``)
+* Hindi      — NTREX dev Hindi lines (Lohit Devanagari font)
+* English    — seed 001 (the Brazil–Japan protocol)
+
+Each language is one image-only PDF of ``--pages`` pages. Systems, one after another
+on the same files:
+
+* **gazette** — ``pipeline.ingest`` (deskew, median filter, its own choice of packs,
+  orientation and script detection where a reading is doubtful, 2 pages at a time;
+  timed after loading its lexicons once, as a long run does);
+* **OCRmyPDF** — ``ocrmypdf -l <the language's pack> --deskew --sidecar -j 2``
+  (told the language: its best case);
+* **Tesseract** — rasterize with pypdfium2, then ``tesseract <page image>`` with the
+  packs gazette chose, no image preparation, 2 pages at a time.
+
+CER is the Levenshtein distance over the truth's length after folding white space;
+speed is pages per minute of wall time. Also reports the page decisions on the India
+PDFs against the paths they should take. Usage::
+
+    .venv/bin/python bench/ocr_bench.py --shared ../shared [--pages 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pdfplumber
+import pypdfium2
+from rapidfuzz.distance import Levenshtein
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT))
+
+from make_samples import DPI, MARGIN, PAGE, SERIF, render_scan, wrap  # noqa: E402
+from PIL import ImageFont  # noqa: E402
+
+from pipeline.config import Settings  # noqa: E402
+from pipeline.ingest import ingest, source_for  # noqa: E402
+from pipeline.langsplit import detect_language  # noqa: E402
+from pipeline.lexicon import known_share  # noqa: E402
+
+DEVANAGARI_FONT = Path("/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf")
+OCRMYPDF_PACK = {"pt": "por", "sv": "swe", "hi": "hin", "en": "eng"}
+
+#: The path each India PDF page should take (see the ingestion issue).
+INDIA_GOLD = {
+    "010220_hi.pdf": ["legacy-font"] * 2,      # Lok Sabha bulletin typed in Kruti Dev
+    "1.02.2020.pdf": ["text-layer"] * 2,       # its English edition, born digital
+    "RTIOrder_hi.pdf": ["ocr"] * 4,            # Mangal text layer in a broken encoding
+    "hind_1_singlecolumn.pdf": ["ocr"] * 3,    # DV_Divya + visual-order matras, (cid:N)
+}
+
+
+def fold(text: str) -> str:
+    """Text as compared: NFC, white space folded to single spaces."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def cer(truth: str, text: str) -> float:
+    return Levenshtein.distance(fold(truth), fold(text)) / max(1, len(fold(truth)))
+
+
+def pdf_paragraphs(path: Path, pages: range) -> list[str]:
+    """Paragraph-sized chunks of a PDF's text layer (lines joined, hyphens kept)."""
+    with pdfplumber.open(path) as pdf:
+        lines = [line.strip() for index in pages
+                 for line in (pdf.pages[index].extract_text() or "").splitlines()]
+    chunks, chunk = [], []
+    for line in lines:
+        if line:
+            chunk.append(line)
+        if len(chunk) == 6 or (not line and chunk):
+            chunks.append(" ".join(chunk))
+            chunk = []
+    return chunks + ([" ".join(chunk)] if chunk else [])
+
+
+def texts(shared: Path) -> dict[str, tuple[list[str], Path]]:
+    corpora = shared / "corpora"
+    hindi = (corpora / "ntrex-dev" / "ntrex-dev.hin.txt").read_text(encoding="utf-8")
+    english = (ROOT / "raw" / "samples" / "001_92f44dad33fafe9c.txt").read_text(
+        encoding="utf-8")
+    return {
+        "pt": (pdf_paragraphs(corpora / "brazil-pdfs" / "DOUS1a.pdf", range(1, 4)), SERIF),
+        "sv": (pdf_paragraphs(corpora / "sweden-pdfs" / "nfs-2007-10_konsoliderad.pdf",
+                              range(1, 4)), SERIF),
+        "hi": (hindi.splitlines()[:120], DEVANAGARI_FONT),
+        "en": ([p for p in english.split("\n\n") if p.strip()], SERIF),
+    }
+
+
+def make_scans(shared: Path, folder: Path, pages: int) -> dict[str, tuple[Path, list[str]]]:
+    """One image-only PDF per language and the truth of each of its pages."""
+    rng = random.Random(2026)
+    scans = {}
+    for language, (paragraphs, font) in texts(shared).items():
+        images, truths = [], []
+        for number in range(pages):
+            skew = rng.choice((-1, 1)) * rng.uniform(1.0, 3.0)
+            page_text = _page_paragraphs(paragraphs, number, font)
+            images += render_scan(page_text, seed=number, font_path=font, skew=skew)[:1]
+            truths.append("\n".join(page_text))
+        path = folder / f"{language}.pdf"
+        images[0].save(path, save_all=True, append_images=images[1:], resolution=DPI)
+        scans[language] = (path, truths)
+    return scans
+
+
+def _page_paragraphs(paragraphs: list[str], number: int, font_path: Path) -> list[str]:
+    """The paragraphs that fit on page ``number`` (as ``render_scan`` lays them out)."""
+    font = ImageFont.truetype(str(font_path), 42)
+    room = (PAGE[1] - 2 * MARGIN) // 62 - 1
+    pages: list[list[str]] = [[]]
+    used = 0
+    for paragraph in paragraphs:
+        lines = len(wrap(paragraph, font, PAGE[0] - 2 * MARGIN)) + 1
+        if used + lines > room and pages[-1]:
+            if len(pages) > number:
+                break
+            pages.append([])
+            used = 0
+        pages[-1].append(paragraph)
+        used += lines
+    return pages[number]
+
+
+def run_gazette(scans: dict[str, tuple[Path, list[str]]], settings: Settings
+                ) -> tuple[dict[str, list[str]], dict[str, list[str]], float]:
+    for language in ("en", "pt", "sv", "hi"):  # what a long run has loaded already
+        known_share("warm", (language,))
+    detect_language("Lexicons and language profiles are loaded once per run.", settings)
+    started = time.monotonic()
+    texts_, packs = {}, {}
+    for language, (path, _) in scans.items():
+        document = ingest(source_for(path), settings)
+        texts_[language] = [page.text for page in document.pages]
+        packs[language] = [page.ocr_languages or "eng" for page in document.pages]
+    return texts_, packs, time.monotonic() - started
+
+
+def run_ocrmypdf(scans: dict[str, tuple[Path, list[str]]], folder: Path
+                 ) -> tuple[dict[str, list[str]], float]:
+    started = time.monotonic()
+    out = {}
+    for language, (path, _) in scans.items():
+        sidecar = folder / f"{language}.ocrmypdf.txt"
+        subprocess.run([str(Path(sys.executable).parent / "ocrmypdf"),
+                        "-l", OCRMYPDF_PACK[language], "--deskew", "--sidecar", str(sidecar),
+                        "--output-type", "none", "-j", "2", "-q", str(path), "-"],
+                       check=True, capture_output=True)
+        out[language] = sidecar.read_text(encoding="utf-8").split("\f")
+    return out, time.monotonic() - started
+
+
+def run_tesseract(scans: dict[str, tuple[Path, list[str]]], packs: dict[str, list[str]],
+                  folder: Path) -> tuple[dict[str, list[str]], float]:
+    started = time.monotonic()
+    jobs = []
+    for language, (path, truths) in scans.items():
+        pdf = pypdfium2.PdfDocument(path)
+        for index in range(len(truths)):
+            image = folder / f"{language}-{index}.pgm"
+            pdf[index].render(scale=DPI / 72, grayscale=True).to_pil().save(image)
+            jobs.append((language, index, image, packs[language][index]))
+        pdf.close()
+
+    def read(job: tuple[str, int, Path, str]) -> tuple[str, int, str]:
+        language, index, image, pack = job
+        result = subprocess.run(["tesseract", str(image), "-", "-l", pack, "--psm", "3"],
+                                check=True, capture_output=True, text=True,
+                                env={"OMP_THREAD_LIMIT": "1", "PATH": "/usr/bin:/bin"})
+        return language, index, result.stdout
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(read, jobs))
+    elapsed = time.monotonic() - started
+    out: dict[str, list[str]] = {language: [""] * len(scans[language][1]) for language in scans}
+    for language, index, text in results:
+        out[language][index] = text
+    return out, elapsed
+
+
+def india_decisions(shared: Path, settings: Settings) -> tuple[int, int, list[str]]:
+    right, total, rows = 0, 0, []
+    for name, gold in INDIA_GOLD.items():
+        document = ingest(source_for(shared / "corpora" / "india-pdfs" / name), settings)
+        got = [page.method for page in document.pages]
+        right += sum(g == m for g, m in zip(gold, got, strict=True))
+        total += len(gold)
+        rows.append(f"| {name} | {', '.join(got)} | {', '.join(gold)} |")
+    return right, total, rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    parser.add_argument("--pages", type=int, default=3, help="pages per language")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        settings = Settings.for_root(folder)
+        scans = make_scans(args.shared, folder, args.pages)
+        ours, packs, ours_time = run_gazette(scans, settings)
+        theirs, theirs_time = run_ocrmypdf(scans, folder)
+        raw, raw_time = run_tesseract(scans, packs, folder)
+        pages = sum(len(truths) for _, truths in scans.values())
+        print("| language | pages | gazette CER | gazette packs | OCRmyPDF CER | "
+              "Tesseract CER |")
+        print("|---|---|---|---|---|---|")
+        for language, (_, truths) in scans.items():
+            def mean(outputs: list[str], truths: list[str] = truths) -> float:
+                return sum(cer(t, o) for t, o in zip(truths, outputs, strict=False)) / len(truths)
+            print(f"| {language} | {len(truths)} | {mean(ours[language]):.2%} | "
+                  f"{', '.join(sorted(set(packs[language])))} | "
+                  f"{mean(theirs[language]):.2%} | {mean(raw[language]):.2%} |")
+        print()
+        print("| system | wall time | pages/min |")
+        print("|---|---|---|")
+        for name, seconds in (("gazette", ours_time), ("OCRmyPDF 17 (-j 2)", theirs_time),
+                              ("Tesseract, same packs (2 at a time)", raw_time)):
+            print(f"| {name} | {seconds:.1f} s | {60 * pages / seconds:.1f} |")
+        right, total, rows = india_decisions(args.shared, settings)
+        print()
+        print(f"India PDFs: {right} of {total} pages take the right path")
+        print("| file | path taken per page | right path |")
+        print("|---|---|---|")
+        print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()

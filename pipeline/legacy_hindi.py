@@ -1,0 +1,127 @@
+"""Hindi typed in the Kruti Dev 010 legacy font, converted to Unicode Devanagari.
+
+Kruti Dev puts Devanagari glyphs on the code points of Latin letters, so a PDF text
+layer made with it reads as ``yksd lHkk`` (लोक सभा). Conversion has three steps:
+
+1. glyph sequences become Devanagari, longest first (``Hk`` → भ before ``H`` → भ्);
+2. the short i (``f``), typed before the consonant it follows in speech, moves after
+   that consonant and any conjunct it heads (``fLFkfr`` → स्थिति);
+3. the reph (``Z``), typed after its syllable, moves before the consonant cluster it
+   sits on (``dk;Z`` → कार्य).
+
+The table is written for this project from the font's layout (the letters a Kruti
+Dev typist presses for each sign). Whether a conversion worked is judged by the Hindi
+lexicon (:func:`conversion_quality`), not assumed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.lexicon import known_share
+
+__all__ = ["conversion_quality", "convert_legacy_text", "krutidev_to_unicode"]
+
+# Glyph sequences, tried longest first. Full consonants are a half form plus the
+# vertical bar "k", so "Hk" (भ) must win over "H" (भ्) + "k" (ा).
+_TABLE: dict[str, str] = {
+    # independent vowels
+    "vkS": "औ", "vks": "ओ", "vk": "आ", "v": "अ", "bZ": "ई", "b": "इ", "m": "उ",
+    "Å": "ऊ", "_": "ऋ", ",s": "ऐ", ",": "ए", "v‚": "ऑ",
+    # consonants written as half form + bar
+    "[k": "ख", "?k": "घ", ".k": "ण", "Fk": "थ", "/k": "ध", "Hk": "भ", "'k": "श",
+    '"k': "ष", "{k": "क्ष", "Ùk": "त्त", "èk": "ध",
+    # full consonants with their own glyph
+    "d": "क", "x": "ग", "³": "ङ", "p": "च", "N": "छ", "t": "ज", ">": "झ", "¥": "ञ",
+    "V": "ट", "B": "ठ", "M": "ड", "<": "ढ", "r": "त", "n": "द", "u": "न", "i": "प",
+    "Q": "फ", "c": "ब", "e": "म", ";": "य", "j": "र", "y": "ल", "o": "व", "l": "स",
+    "g": "ह", "K": "ज्ञ", "J": "श्र", "Ø": "क्र", "|": "द्य", "}": "द्व", "Í": "द्द",
+    "Ë": "द्ध", "Ý": "फ़", "=": "त्र", "æ": "द्र", "#": "रू", ":": "रु", "V~": "ट्", "M+": "ड़", "<+": "ढ़",
+    # half forms
+    "D": "क्", "[": "ख्", "X": "ग्", "?": "घ्", "P": "च्", "T": "ज्", ".": "ण्",
+    "R": "त्", "F": "थ्", "/": "ध्", "U": "न्", "I": "प्", "C": "ब्", "H": "भ्",
+    "E": "म्", "¸": "य्", "Y": "ल्", "O": "व्", "'": "श्", '"': "ष्", "L": "स्",
+    "{": "क्ष्", "Ù": "त्त्", "Þ": "फ्", "è": "ध्",
+    # vowel signs and marks ("f" and "Z" are placeholders, reordered below)
+    "ks": "ो", "kS": "ौ", "k": "ा", "h": "ी", "q": "ु", "w": "ू", "`": "ृ", "s": "े",
+    "S": "ै", "a": "ं", "¡": "ँ", "%": "ः", "~": "्", "z": "्र", "ª": "्र", "+": "़",
+    "±": "Zं", "Ê": "ीZ",
+    # punctuation and digits that moved
+    "A": "।", "-": ".", "&": "-", "¼": "(", "½": ")", "]": ",", "@": "/", "ö": "॰",
+    "Œ": "॰",
+}
+_GLYPHS = re.compile("|".join(re.escape(k) for k in sorted(_TABLE, key=len, reverse=True)))
+
+_CONSONANT = "[\u0915-\u0939\u0958-\u095f]\u093c?"
+_CLUSTER = f"{_CONSONANT}(?:\u094d{_CONSONANT})*"
+_MARKS = "[\u093e-\u094c\u0901-\u0903\u0962\u0963]*"
+# "f" (short i) before a consonant cluster: the sign goes after the cluster.
+_SHORT_I = re.compile(f"f({_CLUSTER})")
+# A cluster, its vowel signs and then "Z" (reph): "र्" goes before the cluster.
+_REPH = re.compile(f"({_CLUSTER})({_MARKS})Z")
+
+
+def krutidev_to_unicode(text: str) -> str:
+    """Convert text typed in Kruti Dev 010 to Unicode Devanagari.
+
+    >>> krutidev_to_unicode("yksd lHkk lekpkj Hkkx 1")
+    'लोक सभा समाचार भाग 1'
+    >>> krutidev_to_unicode("fuEufyf[kr fLFkfr dk;Z iwokZg~u 11-00 cts")
+    'निम्नलिखित स्थिति कार्य पूर्वाह्न 11.00 बजे'
+    >>> krutidev_to_unicode("¼Jherh fueZyk lhrkje.k½ us lafo/kku ds vuqPNsn 281")
+    '(श्रीमती निर्मला सीतारमण) ने संविधान के अनुच्छेद 281'
+    """
+    converted = _GLYPHS.sub(lambda m: _TABLE[m.group()], text)
+    converted = _SHORT_I.sub(lambda m: m.group(1) + "ि", converted)
+    converted = _REPH.sub(lambda m: "र्" + m.group(1) + m.group(2), converted)
+    return converted.replace("f", "ि").replace("Z", "र्")
+
+
+# Tokens left as they are in a converted page: Latin words printed in capitals
+# (``EXTRAORDINARY``, ``PART``, ``II``, ``D.``, printer's codes), words with ASCII
+# brackets (``(ii)``: Kruti Dev has its own, ``¼ ½``), glyph ids, Devanagari already.
+_LATIN_CAPITALS = re.compile(r"[^a-z\s]*[A-Z][^a-z\s]*")
+_KEEP = re.compile(r"[()\u0900-\u097f]|\(cid:")
+#: Signs only Kruti Dev text uses among tokens with no letters (``¼1½``, ``2333]``).
+_KRUTI_PUNCTUATION = re.compile("[¼½\\]@]")
+_TOKEN = re.compile(r"[^\s—–]+")
+
+
+def convert_legacy_text(text: str) -> str:
+    """Convert a page typed in Kruti Dev, leaving what is not Kruti Dev alone.
+
+    Numbers and punctuation alone are converted only with Kruti Dev's own signs in
+    them: in a bilingual masthead ``17,`` is English, ``17]`` Hindi.
+
+    >>> convert_legacy_text("Hkkx II—[k.M 3 PART II—Section 3 (ii) REGD. NO. D. L.-33004/99")
+    'भाग II—खण्ड 3 PART II—Section 3 (ii) REGD. NO. D. L.-33004/99'
+    >>> convert_legacy_text("la- 2333] ubZ fnYyh] tqykbZ 17, 2019")
+    'सं. 2333, नई दिल्ली, जुलाई 17, 2019'
+    """
+    def convert(match: re.Match[str]) -> str:
+        token = match.group()
+        if (_LATIN_CAPITALS.fullmatch(token) or _KEEP.search(token)
+                or _is_english_title(token)
+                or (not re.search("[A-Za-z]", token)
+                    and not _KRUTI_PUNCTUATION.search(token))):
+            return token
+        return krutidev_to_unicode(token)
+
+    return _TOKEN.sub(convert, text)
+
+
+def _is_english_title(token: str) -> bool:
+    """``Section``, ``Sub-section``: a capitalized English word (Kruti Dev has none)."""
+    word = token.strip(".,;:()—-")
+    return bool(word[:1].isupper() and word[1:].islower()) and all(
+        known_share(part, ("en",))[0] == 1.0 for part in word.split("-") if part)
+
+
+def conversion_quality(text: str) -> float:
+    """Share of the words of converted text that the Hindi lexicon knows (0 to 1).
+
+    >>> conversion_quality("लोक सभा समाचार भाग")
+    1.0
+    """
+    share, count = known_share(text, ("hi",))
+    return share if count else 0.0
