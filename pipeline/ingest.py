@@ -8,6 +8,7 @@ pypdfium2 and OCR'd with Tesseract. Every page records how it was read and why.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import re
 import tempfile
@@ -28,6 +29,7 @@ from pipeline.config import Settings
 from pipeline.errors import InputError
 from pipeline.langsplit import looks_like_legacy_hindi
 from pipeline.legacy_hindi import conversion_quality, convert_legacy_text
+from pipeline.parts import stitch
 from pipeline.records import IngestedDocument, Page, PageMethod, Source, SourceKind
 from pipeline.scan import read_scan
 
@@ -35,12 +37,14 @@ __all__ = [
     "PageDecision",
     "TextLayerStats",
     "broken_devanagari",
+    "column_bounds",
     "decide_page",
     "decode_text",
     "discover",
     "doc_ids_for",
     "ingest",
     "source_for",
+    "text_in_reading_order",
 ]
 
 log = logging.getLogger(__name__)
@@ -55,7 +59,8 @@ def discover(settings: Settings) -> list[Source]:
 
     Hidden files and folders (names starting with ``.``) are skipped. Files that are
     neither ``.pdf`` nor ``.txt`` are listed too, so that the run reports them, and so
-    are symbolic links that lead out of the inbox, which are never read.
+    are symbolic links that lead out of the inbox, which are never read. The parts of
+    a decree published in parts become one source (:func:`pipeline.parts.stitch`).
     """
     raw = settings.raw.resolve()
     paths = sorted(
@@ -65,8 +70,8 @@ def discover(settings: Settings) -> list[Source]:
     )
     relpaths = [path.relative_to(settings.raw).as_posix() for path in paths]
     ids = doc_ids_for(relpaths)
-    return [_source(path, relpath, ids[relpath], inbox=raw)
-            for path, relpath in zip(paths, relpaths, strict=True)]
+    return stitch([_source(path, relpath, ids[relpath], inbox=raw)
+                   for path, relpath in zip(paths, relpaths, strict=True)], _head)
 
 
 def source_for(path: Path) -> Source:
@@ -122,19 +127,51 @@ def doc_ids_for(relpaths: list[str]) -> dict[str, str]:
 
 
 def ingest(source: Source, settings: Settings) -> IngestedDocument:
-    """Read every page of ``source``; raises :class:`InputError` if the file is unreadable."""
+    """Read every page of ``source`` (and of its later parts, numbered on).
+
+    Raises :class:`InputError` if a file cannot be read.
+    """
+    if not source.parts and source.parts_expected == 1:
+        return IngestedDocument(source=source, pages=tuple(_read_file(source, settings)))
+    pages: list[Page] = []
+    for member in (source, *source.parts):
+        pages += [replace(page, number=len(pages) + n, part=member.relpath,
+                          part_page=page.number)
+                  for n, page in enumerate(_read_file(member, settings), start=1)]
+    present = 1 + len(source.parts)
+    if present < source.parts_expected:
+        pages[0] = replace(pages[0], warnings=(
+            f"only {present} of the {source.parts_expected} parts of this decree are in "
+            "the inbox; it is redone when the others arrive", *pages[0].warnings))
+    return IngestedDocument(source=source, pages=tuple(pages))
+
+
+def _read_file(source: Source, settings: Settings) -> list[Page]:
     if source.rejected:
         raise InputError(source.rejected)
     if source.kind == "text":
-        pages = _read_text_dump(source.path)
-    elif source.kind == "pdf":
-        pages = _read_pdf(source.path, settings)
-    else:
-        raise InputError(
-            f"unsupported file type {source.path.suffix or '(none)'!r}",
-            "the inbox takes .pdf and .txt files",
-        )
-    return IngestedDocument(source=source, pages=tuple(pages))
+        return _read_text_dump(source.path)
+    if source.kind == "pdf":
+        return _read_pdf(source.path, settings)
+    raise InputError(
+        f"unsupported file type {source.path.suffix or '(none)'!r}",
+        "the inbox takes .pdf and .txt files",
+    )
+
+
+def _head(source: Source) -> str:
+    """The start of a source's text, for its part mark: a text dump's first 4 KB, a
+    PDF's first page text layer (a scan has none: its parts are not stitched)."""
+    try:
+        if source.kind == "text":
+            with source.path.open("rb") as handle:
+                return decode_text(handle.read(4096))[0]
+        if source.kind == "pdf":
+            with pdfplumber.open(source.path) as pdf:
+                return (pdf.pages[0].extract_text() or "") if pdf.pages else ""
+    except Exception:  # an unreadable file has no head; ingest says why it fails
+        return ""
+    return ""
 
 
 def decode_text(data: bytes) -> tuple[str, str]:
@@ -380,7 +417,8 @@ class _OcrJob:
         return Page(number=self.number, method="ocr",
                     reason=f"{self.reason}; {'; '.join(result.steps)}", text=result.text,
                     ocr_languages=result.languages, confidence=result.confidence,
-                    warnings=() if result.words else ("OCR found no words",))
+                    warnings=() if result.words else ("OCR found no words",),
+                    words=result.word_confidences)
 
 
 def _run_ocr_jobs(name: str, read: list[Page | _OcrJob], settings: Settings) -> list[Page]:
@@ -410,7 +448,7 @@ def _read_pdf_page(
 ) -> Page | _OcrJob:
     """Read a page from its text layer, or rasterize it and return the OCR job."""
     number = index + 1
-    text = plumber_page.dedupe_chars().extract_text() or ""
+    text, columns = text_in_reading_order(plumber_page.dedupe_chars())
     stats = _text_layer_stats(plumber_page, text, settings)
     decision = decide_page(stats, settings)
     if decision.method == "legacy-font":
@@ -428,7 +466,9 @@ def _read_pdf_page(
     log.info("%s page %d: %s (%s)", path.name, number,
              "OCR" if decision.ocr else "text layer", decision.reason)
     if not decision.ocr:
-        return Page(number=number, method="text-layer", reason=decision.reason, text=text)
+        reason = decision.reason + (f", read column by column ({columns} columns)"
+                                    if columns > 1 else "")
+        return Page(number=number, method="text-layer", reason=reason, text=text)
     pixels = float(plumber_page.width * plumber_page.height) * (settings.ocr_dpi / 72) ** 2
     if pixels > settings.max_raster_pixels:
         raise InputError(f"page would rasterize to {pixels / 1e6:,.0f} megapixels at "
@@ -438,6 +478,55 @@ def _read_pdf_page(
     # A broken layer still shows its script: Devanagari (or Hindi in a legacy font).
     hint = "Devanagari" if stats.devanagari_words or stats.legacy_hindi else None
     return _OcrJob(number, image, decision.reason, hint)
+
+
+def column_bounds(words: list[dict[str, Any]], width: float) -> list[tuple[float, float]]:
+    """The x ranges of a page's text columns, found from the gutters between them.
+
+    A gutter is a vertical strip at least 6 pt wide, away from the page edges, that
+    almost no word crosses (a few full-width lines such as running heads may).
+
+    >>> column = [{"x0": x, "x1": x + 150, "top": t} for t in range(80) for x in (40, 260)]
+    >>> column_bounds(column, 450)
+    [(0, 226.0), (226.0, 450)]
+    >>> column_bounds([{"x0": 40, "x1": 410, "top": t} for t in range(80)], 450)
+    [(0, 450)]
+    """
+    lines = len({round(float(w["top"])) for w in words})
+    if lines < 10:
+        return [(0, width)]
+    step = 2.0
+    cover = [0] * (int(width / step) + 1)
+    for word in words:
+        for index in range(int(float(word["x0"]) / step),
+                           min(len(cover), int(float(word["x1"]) / step) + 1)):
+            cover[index] += 1
+    limit = max(2, 0.05 * lines)
+    low, high = int(0.15 * len(cover)), int(0.85 * len(cover))
+    gutters, start = [], None
+    for index in range(low, high + 1):
+        empty = index < high and cover[index] <= limit
+        if empty and start is None:
+            start = index
+        elif not empty and start is not None:
+            if (index - start) * step >= 6:
+                gutters.append((start + index) / 2 * step)
+            start = None
+    edges = [0, *gutters, width]
+    return list(itertools.pairwise(edges))
+
+
+def text_in_reading_order(page: pdfplumber.page.Page) -> tuple[str, int]:
+    """A text-layer page's text, column by column from left to right, and its columns.
+
+    Gazettes print two or three columns; pdfplumber alone reads across them line by line.
+    """
+    bounds = column_bounds(page.extract_words(), float(page.width))
+    if len(bounds) == 1:
+        return page.extract_text() or "", 1
+    parts = [page.crop((x0, 0, x1, float(page.height)), strict=False).extract_text() or ""
+             for x0, x1 in bounds]
+    return "\n\n".join(part for part in parts if part.strip()), len(bounds)
 
 
 def _text_layer_stats(page: pdfplumber.page.Page, text: str,

@@ -48,6 +48,10 @@ class Source:
     sha256: str
     #: Why the file cannot be read at all (found by discovery), or None.
     rejected: str | None = None
+    #: The later parts of a decree published in parts (see :mod:`pipeline.parts`), and
+    #: how many parts its mark announced; ``sha256`` then covers all of them.
+    parts: tuple[Source, ...] = ()
+    parts_expected: int = 1
 
 
 @dataclass(frozen=True)
@@ -63,10 +67,17 @@ class Page:
     #: Mean Tesseract word confidence (0–100) for OCR'd pages.
     confidence: float | None = None
     warnings: tuple[str, ...] = ()
+    #: Each OCR'd word with Tesseract's confidence in it (0–100), in reading order.
+    words: tuple[tuple[str, float], ...] = ()
+    #: For a document stitched from parts: the inbox path of the file the page is from,
+    #: and its number there.
+    part: str | None = None
+    part_page: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The page as a JSON object (one line of ``pages.jsonl``)."""
-        return asdict(self) | {"warnings": list(self.warnings)}
+        return asdict(self) | {"warnings": list(self.warnings),
+                               "words": [list(word) for word in self.words]}
 
 
 @dataclass(frozen=True)

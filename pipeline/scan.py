@@ -50,6 +50,8 @@ class ScanResult:
     words: int
     languages: str
     steps: tuple[str, ...]
+    #: Each word with Tesseract's confidence in it (0–100).
+    word_confidences: tuple[tuple[str, float], ...] = ()
 
 
 def deskew_angle(image: Image.Image, limit: float = 4.0, step: float = 0.25) -> float:
@@ -129,4 +131,5 @@ def read_scan(image_path: Path, settings: Settings, script_hint: str | None = No
             pack, result = better, tesseract.ocr_image(prepared, better, settings.ocr_timeout)
     log.info("%s: %s", image_path.name, "; ".join(steps))
     return ScanResult(text=result.text, confidence=result.confidence, words=result.words,
-                      languages=pack, steps=tuple(steps))
+                      languages=pack, steps=tuple(steps),
+                      word_confidences=result.word_confidences)

@@ -178,6 +178,7 @@ def finish(
     out.publish({
         "doc_id": source.doc_id,
         "source": source.relpath,
+        "parts": [part.relpath for part in source.parts],
         "sha256": source.sha256,
         "pipeline_version": PIPELINE_VERSION,
         "summary": summary.to_json(),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pdfplumber
 import pypdfium2
 import pytest
 from conftest import SAMPLES, words_recovered
@@ -18,6 +19,7 @@ from pipeline.ingest import (
     doc_ids_for,
     ingest,
     source_for,
+    text_in_reading_order,
 )
 from pipeline.lexicon import known_share
 
@@ -138,3 +140,15 @@ def test_india_pdfs_take_the_right_path_and_give_readable_hindi(
         assert max(hindi, english) > 0.7, (page.number, page.reason, page.text[:200])
         if page.method == "ocr" and name != "1.02.2020.pdf":
             assert page.ocr_languages == "Devanagari+eng", page.reason
+
+
+def test_a_three_column_gazette_page_is_read_column_by_column(shared: Path):
+    """DOU page 2: pdfplumber alone interleaves the columns' lines."""
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        page = pdf.pages[1]
+        text, columns = text_in_reading_order(page.dedupe_chars())
+        interleaved = page.extract_text()
+    assert columns == 3
+    sentence = "O ADVOGADO-GERAL DA UNIÃO, no uso das atri-\nbuições que lhe conferem"
+    assert sentence in text and sentence not in interleaved
+    assert text.index("PORTARIA No- 360") < text.index("CAPÍTULO IV")

@@ -28,6 +28,8 @@ class OcrResult:
     text: str
     confidence: float | None
     words: int
+    #: Each word with its confidence (0–100), in reading order.
+    word_confidences: tuple[tuple[str, float], ...] = ()
 
 
 @cache
@@ -105,11 +107,12 @@ def _result_from_data(data: dict[str, list]) -> OcrResult:
     >>> d = {"text": ["Article", "1", "", "Scope"], "conf": [90, 80, -1, 70],
     ...      "block_num": [1, 1, 1, 1], "par_num": [1, 1, 1, 2], "line_num": [1, 1, 1, 1]}
     >>> r = _result_from_data(d)
-    >>> r.text, r.confidence, r.words
-    ('Article 1\\n\\nScope', 80.0, 3)
+    >>> r.text, r.confidence, r.words, r.word_confidences[0]
+    ('Article 1\\n\\nScope', 80.0, 3, ('Article', 90.0))
     """
     paragraphs: dict[tuple[int, int], dict[int, list[str]]] = {}
     confidences: list[float] = []
+    scored: list[tuple[str, float]] = []
     for word, conf, block, par, line in zip(
         data["text"], data["conf"], data["block_num"], data["par_num"], data["line_num"],
         strict=True,
@@ -119,8 +122,10 @@ def _result_from_data(data: dict[str, list]) -> OcrResult:
         paragraphs.setdefault((block, par), {}).setdefault(line, []).append(str(word))
         if float(conf) >= 0:
             confidences.append(float(conf))
+            scored.append((str(word), round(float(conf), 1)))
     text = "\n\n".join(
         "\n".join(" ".join(words) for words in lines.values()) for lines in paragraphs.values()
     )
     mean = round(sum(confidences) / len(confidences), 2) if confidences else None
-    return OcrResult(text=text, confidence=mean, words=len(confidences))
+    return OcrResult(text=text, confidence=mean, words=len(confidences),
+                     word_confidences=tuple(scored))

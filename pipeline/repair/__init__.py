@@ -14,7 +14,7 @@ import difflib
 import itertools
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from pipeline.records import CleanedDocument, IngestedDocument, Page, RepairStep
 from pipeline.repair import rules
@@ -102,9 +102,7 @@ def repair(document: IngestedDocument, config: RepairConfig | None = None) -> Cl
                 continue
             steps.extend(page_steps)
             text = fixed
-        pages.append(Page(number=page.number, method=page.method, reason=page.reason,
-                          text=text, ocr_languages=page.ocr_languages,
-                          confidence=page.confidence, warnings=tuple(warnings)))
+        pages.append(replace(page, text=text, warnings=tuple(warnings)))
     return CleanedDocument(doc_id=document.source.doc_id, pages=tuple(pages),
                            steps=tuple(steps))
 
