@@ -239,7 +239,8 @@ class TextLayerStats:
     devanagari_words: int = 0
     #: Devanagari words that break its spelling (see :func:`broken_devanagari`).
     broken_devanagari: int = 0
-    #: The text reads like Hindi typed in a legacy font (Kruti Dev).
+    #: The page uses a legacy Hindi font by name (KrutiDev, DevLys, Chanakya, DV_*) or
+    #: its text reads like Hindi typed in one (Kruti Dev letter patterns).
     legacy_hindi: bool = False
 
 
@@ -302,6 +303,9 @@ def decide_page(stats: TextLayerStats, settings: Settings) -> PageDecision:
         return PageDecision("legacy-font", "Hindi typed in a legacy font (Kruti Dev letters)")
     return PageDecision("text-layer", f"text layer with {stats.chars} characters")
 
+
+#: Legacy Hindi fonts by name (subset prefixes like ``HFJLJA+`` come before the name).
+_LEGACY_FONT = re.compile(r"(?:^|\+)(?:Kruti|DevLys|Chanakya|Walkman|DV_|DV-)", re.IGNORECASE)
 
 _DEVANAGARI_WORD = re.compile(r"\S*[\u0900-\u097f]\S*")
 _CONSONANT = "\u0915-\u0939\u0958-\u095f"
@@ -539,6 +543,7 @@ def _text_layer_stats(page: pdfplumber.page.Page, text: str,
     )
     devanagari, broken = broken_devanagari(text)
     latin = tuple(lang for lang in settings.languages if lang != "hi")
+    legacy_fonts = {c["fontname"] for c in page.chars if _LEGACY_FONT.search(c["fontname"])}
     return TextLayerStats(
         chars=len(page.chars),
         words=len(text.split()),
@@ -547,7 +552,7 @@ def _text_layer_stats(page: pdfplumber.page.Page, text: str,
         replacement_chars=text.count("\ufffd"),
         devanagari_words=devanagari,
         broken_devanagari=broken,
-        legacy_hindi=looks_like_legacy_hindi(text, latin),
+        legacy_hindi=bool(legacy_fonts) or looks_like_legacy_hindi(text, latin),
     )
 
 
