@@ -55,9 +55,7 @@ def export_flow(
 ) -> dict[str, Any]:
     """Merge the processed documents into ``aligned/_corpus`` (see ``gazette export``)."""
     settings = Settings.for_root(root)
-    selection = Selection(languages=tuple(languages) if languages else None,
-                          documents=tuple(documents) if documents else None,
-                          min_confidence=min_confidence, include_flagged=not exclude_flagged)
+    selection = Selection.of(languages, documents, min_confidence, exclude_flagged)
     with project_lock(settings, wait=True):
         folder, rendered, read = export_corpus(settings, selection,
                                                tuple(formats or EXPORT_FORMATS), not plain_codes)

@@ -49,22 +49,32 @@ def run(
     Exits 1 if any document failed (the others are still processed), 3 if another
     gazette run or export is working on the same folder.
     """
-    settings = Settings.for_root(root)
-    settings.state.mkdir(parents=True, exist_ok=True)
-    os.environ.update(prefect_environment(settings))
-    logging.getLogger("pipeline").setLevel(logging.INFO)
+    settings = _prefect_settings(root)
     from flows.run import gazette_run, task_runner_for  # Prefect reads its settings on import
 
     flow = gazette_run.with_options(task_runner=task_runner_for(dask)) if dask else gazette_run
     with _locked(settings, wait):
         summaries = flow(root.resolve(), force=force)
+    _report(summaries, settings)
+
+
+def _prefect_settings(root: Path) -> Settings:
+    """The project's settings, with Prefect's environment set (before Prefect is imported)."""
+    settings = Settings.for_root(root)
+    settings.state.mkdir(parents=True, exist_ok=True)
+    os.environ.update(prefect_environment(settings))
+    logging.getLogger("pipeline").setLevel(logging.INFO)
+    return settings
+
+
+def _report(summaries: list[DocumentSummary], settings: Settings) -> None:
+    """Print the run summary and the failures with their reasons; exit 1 if any failed."""
     console.print(summary_table(summaries))
-    for s in summaries:
-        if s.status == "failed":
-            console.print(f"[red]{s.relpath} failed:[/red] {s.error}")
+    failed = [s for s in summaries if s.status == "failed"]
+    for s in failed:
+        console.print(f"[red]{s.relpath} failed:[/red] {s.error}")
     done = sum(s.status == "done" for s in summaries)
     skipped = sum(s.status == "skipped" for s in summaries)
-    failed = [s for s in summaries if s.status == "failed"]
     console.print(f"{done} processed, {skipped} unchanged (no stage work), {len(failed)} failed."
                   f" Outputs in {settings.cleaned} and {settings.aligned}.")
     if failed:
@@ -301,10 +311,7 @@ def export(
                             "exclude_flagged": exclude_flagged, "plain_codes": plain_codes})
         return
     settings = Settings.for_root(root)
-    selection = Selection(
-        languages=tuple(languages) if languages else None,
-        documents=tuple(documents) if documents else None,
-        min_confidence=min_confidence, include_flagged=not exclude_flagged)
+    selection = Selection.of(languages, documents, min_confidence, exclude_flagged)
     try:
         with _locked(settings, wait):
             folder, rendered, read = export_corpus(
@@ -343,19 +350,10 @@ def rerun(
     if _server() and not local:
         _trigger("rerun", {"root": str(root.resolve()), "doc": doc})
         return
-    settings = Settings.for_root(root)
-    settings.state.mkdir(parents=True, exist_ok=True)
-    os.environ.update(prefect_environment(settings))
-    logging.getLogger("pipeline").setLevel(logging.INFO)
+    settings = _prefect_settings(root)
     from flows.deployments import rerun_flow
 
-    summaries = _or_exit(lambda: rerun_flow(root.resolve(), doc))
-    console.print(summary_table(summaries))
-    failed = [s for s in summaries if s.status == "failed"]
-    for s in failed:
-        console.print(f"[red]{s.relpath} failed:[/red] {s.error}")
-    if failed:
-        raise typer.Exit(1)
+    _report(_or_exit(lambda: rerun_flow(root.resolve(), doc)), settings)
 
 
 @app.command()
@@ -404,9 +402,7 @@ def serve(
     Uses the Prefect server of PREFECT_API_URL if set; otherwise starts a local one on
     127.0.0.1 (its database under .gazette/prefect). Ctrl-C stops both.
     """
-    settings = Settings.for_root(root)
-    settings.state.mkdir(parents=True, exist_ok=True)
-    os.environ.update(prefect_environment(settings))
+    settings = _prefect_settings(root)
     from flows.server import LocalServer
 
     server = None
@@ -417,7 +413,6 @@ def serve(
                           f"(log: {settings.state / 'prefect-server.log'}) …")
             _or_exit(server.start)
             os.environ["PREFECT_API_URL"] = server.api_url
-        logging.getLogger("pipeline").setLevel(logging.INFO)
         from prefect import serve as prefect_serve
 
         from flows.deployments import DEFAULT_CRON, deployments

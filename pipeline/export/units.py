@@ -11,7 +11,7 @@ holds them, one JSON object per line; every export format is made from them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -146,6 +146,14 @@ class Selection:
     include_flagged: bool = True
     #: What was left out and why (filled in by :func:`select` and :func:`deduplicate`).
     dropped: Counter[str] = field(default_factory=Counter, compare=False)
+
+    @classmethod
+    def of(cls, languages: Sequence[str] | None = None, documents: Sequence[str] | None = None,
+           min_confidence: float = 0.0, exclude_flagged: bool = False) -> Selection:
+        """A selection from command-line style options (empty lists mean all)."""
+        return cls(languages=tuple(languages) if languages else None,
+                   documents=tuple(documents) if documents else None,
+                   min_confidence=min_confidence, include_flagged=not exclude_flagged)
 
 
 def select(units: Iterable[ExportUnit], selection: Selection) -> list[ExportUnit]:
