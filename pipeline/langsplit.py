@@ -137,6 +137,9 @@ def _factory(languages: tuple[str, ...], seed: int) -> DetectorFactory:
     return factory
 
 
+_LATIN_CAPITALS = re.compile(r"\b[A-Z][A-Z]+\b")
+
+
 def detect_language(text: str, settings: Settings) -> tuple[str, str]:
     """Label one block: returns ``(language, evidence)``.
 
@@ -152,12 +155,17 @@ def detect_language(text: str, settings: Settings) -> tuple[str, str]:
     ('hi', 'script')
     >>> detect_language("(a)", s)
     ('other', 'neighbours')
+    >>> detect_language("रजिस्ट्री सं॰ डी॰ REGD. NO. असाधारण EXTRAORDINARY भाग II—खण्ड 3", s)
+    ('hi', 'script')
     """
     letters = _letters(text)
     if not letters:
         return "other", "no-letters"
+    # Words in Latin capitals (REGD., EXTRAORDINARY, PART II) are the English half of a
+    # bilingual Gazette of India masthead: they do not outvote its Hindi.
     devanagari = sum(map(_is_devanagari, letters))
-    if devanagari / len(letters) >= 0.5 and "hi" in settings.languages:
+    mixed_case = _letters(_LATIN_CAPITALS.sub(" ", text))
+    if devanagari and devanagari / len(mixed_case) >= 0.5 and "hi" in settings.languages:
         return "hi", "script"
     if len(letters) < settings.min_block_letters:
         return "other", "neighbours"

@@ -20,7 +20,12 @@ import re
 
 from pipeline.lexicon import known_share
 
-__all__ = ["conversion_quality", "convert_legacy_text", "krutidev_to_unicode"]
+__all__ = [
+    "conversion_quality",
+    "convert_legacy_runs",
+    "convert_legacy_text",
+    "krutidev_to_unicode",
+]
 
 # Glyph sequences, tried longest first. Full consonants are a half form plus the
 # vertical bar "k", so "Hk" (भ) must win over "H" (भ्) + "k" (ा).
@@ -108,6 +113,68 @@ def convert_legacy_text(text: str) -> str:
         return krutidev_to_unicode(token)
 
     return _TOKEN.sub(convert, text)
+
+
+# Kruti Dev's tell-tales inside a word: a capital after a small letter (``lHkk``), a sign
+# of its own (``jftLVªh``, ``¼``), one of its letter pairs made with punctuation (``/k``
+# ध, ``.k`` ण, ``'k`` श, ``"k`` ष, ``;k``), or ``]`` for a comma (``fnYyh]``).
+_KRUTI_MARK = re.compile(r"[a-z][A-Z]|[ª¡¼½`~]|[/.'\";][kM]|^,[a-z]|[a-z]\]$")
+
+
+def convert_legacy_runs(text: str) -> str:
+    """Convert the stretches of a mixed text that are Kruti Dev; leave the rest alone.
+
+    A stretch is a run of tokens with no Devanagari, glyph ids or long known Latin
+    words in it; it is converted when at least three of its words, and 40 % of those
+    with small letters, carry Kruti Dev's tell-tales. Text with none is returned as is.
+
+    >>> convert_legacy_runs("of India jftLVªh laö Mhö vlk/kj.k EXTRAORDINARY Hkkx II—[k.M 3 "
+    ...                     "PART II the Government")
+    'of India रजिस्ट्री सं॰ डी॰ असाधरण EXTRAORDINARY भाग II—खण्ड 3 PART II the Government'
+    >>> convert_legacy_runs("skatteavtalet mellan Brasilien och Sverige undertecknat")
+    'skatteavtalet mellan Brasilien och Sverige undertecknat'
+    """
+    tokens = list(_TOKEN.finditer(text))
+    pieces: list[str] = []
+    run: list[re.Match[str]] = []
+    at = 0
+
+    def close() -> None:
+        nonlocal at
+        hindi = [t for t in run if _is_kruti_word(t.group())]
+        marked = [t for t in hindi if _KRUTI_MARK.search(t.group())]
+        if len(marked) >= 3 and len(marked) >= 0.4 * len(hindi):
+            start, end = hindi[0].start(), hindi[-1].end()
+            pieces.extend((text[at:start], convert_legacy_text(text[start:end])))
+            at = end
+        run.clear()
+
+    for token in tokens:
+        if _ends_run(token.group()):
+            close()
+        else:
+            run.append(token)
+    close()
+    return "".join(pieces) + text[at:]
+
+
+def _is_kruti_word(token: str) -> bool:
+    """A token with small letters that has Kruti Dev's tell-tales or is no Latin word."""
+    if not re.search("[a-z]", token):
+        return False
+    words = re.findall("[A-Za-z]+", token)
+    return bool(_KRUTI_MARK.search(token)) or not all(
+        known_share(word, ("en", "pt", "sv"))[0] == 1.0 for word in words)
+
+
+def _ends_run(token: str) -> bool:
+    """Devanagari, a glyph id, or a Latin word of 4+ letters, not all capitals, known to
+    en/pt/sv (capitals are the English half of a bilingual masthead: they stay in)."""
+    if _KEEP.search(token.replace("(", "").replace(")", "")) or "(cid:" in token:
+        return True
+    word = token.strip(".,;:()—-\"'")
+    return (len(word) >= 4 and word.isalpha() and word.isascii() and not word.isupper()
+            and known_share(word, ("en", "pt", "sv"))[0] == 1.0)
 
 
 def _is_english_title(token: str) -> bool:

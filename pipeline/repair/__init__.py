@@ -33,6 +33,7 @@ __all__ = [
 #: The repair rules, in the order they run.
 RULES: dict[str, Callable[[str], str]] = {
     "ftfy": rules.fix_with_ftfy,
+    "convert_legacy_hindi": rules.convert_legacy_hindi,
     "normalize_nfc": rules.normalize_nfc,
     "remove_running_heads": rules.remove_running_heads,
     "fix_quote_junk": rules.fix_quote_junk,
@@ -66,6 +67,7 @@ class RepairConfig:
     """Which rules run; one field per rule in :data:`RULES`, under the same name."""
 
     ftfy: bool = True
+    convert_legacy_hindi: bool = True
     normalize_nfc: bool = True
     remove_running_heads: bool = True
     fix_quote_junk: bool = True

@@ -14,6 +14,7 @@ import unicodedata
 
 import ftfy
 
+from pipeline.legacy_hindi import convert_legacy_runs
 from pipeline.lexicon import is_known, zipf
 from pipeline.repair._tables import CYRILLIC_TO_LATIN, VIETNAMESE_JUNK, WORD_CONFUSIONS
 
@@ -52,6 +53,18 @@ def fix_with_ftfy(text: str) -> str:
     in Portuguese, English, Swedish and Hindi do not.
     """
     return ftfy.fix_text(text, _FTFY_CONFIG)
+
+
+def convert_legacy_hindi(text: str) -> str:
+    """Convert Hindi typed in the Kruti Dev legacy font to Unicode where a text mixes it in.
+
+    >>> convert_legacy_hindi("jftLVªh laö Mhö vlk/kj.k EXTRAORDINARY Hkkx II—[k.M 3")
+    'रजिस्ट्री सं॰ डी॰ असाधरण EXTRAORDINARY भाग II—खण्ड 3'
+
+    Only stretches with Kruti Dev's tell-tales in several words are touched (see
+    :func:`pipeline.legacy_hindi.convert_legacy_runs`); English capitals stay.
+    """
+    return convert_legacy_runs(text)
 
 
 def normalize_nfc(text: str) -> str:
