@@ -29,6 +29,7 @@ from pipeline.config import Settings
 from pipeline.errors import InputError
 from pipeline.langsplit import looks_like_legacy_hindi
 from pipeline.legacy_hindi import conversion_quality, convert_legacy_text
+from pipeline.lexicon import broken_devanagari
 from pipeline.parts import stitch
 from pipeline.records import IngestedDocument, Page, PageMethod, Source, SourceKind
 from pipeline.scan import read_scan
@@ -36,7 +37,6 @@ from pipeline.scan import read_scan
 __all__ = [
     "PageDecision",
     "TextLayerStats",
-    "broken_devanagari",
     "column_bounds",
     "decide_page",
     "decode_text",
@@ -306,26 +306,6 @@ def decide_page(stats: TextLayerStats, settings: Settings) -> PageDecision:
 
 #: Legacy Hindi fonts by name (subset prefixes like ``HFJLJA+`` come before the name).
 _LEGACY_FONT = re.compile(r"(?:^|\+)(?:Kruti|DevLys|Chanakya|Walkman|DV_|DV-)", re.IGNORECASE)
-
-_DEVANAGARI_WORD = re.compile(r"\S*[\u0900-\u097f]\S*")
-_CONSONANT = "\u0915-\u0939\u0958-\u095f"
-# A vowel sign, virama or nukta with no consonant before it (``ि`` typed in visual
-# order, ``ूािधकार``), or Latin letters and symbols inside a Devanagari word (``बोड=``).
-_MISSPELT = re.compile(
-    f"(?:^|(?<![{_CONSONANT}\u093c]))[\u093e-\u094d\u093c]|[A-Za-z+=?<>@#$%^&*]")
-
-
-def broken_devanagari(text: str) -> tuple[int, int]:
-    """Count Devanagari words and those that break the script's spelling.
-
-    >>> broken_devanagari("भारत का संविधान")
-    (3, 0)
-    >>> broken_devanagari("भारत का संिवधान ूािधकार बोड=")
-    (5, 3)
-    """
-    found = _DEVANAGARI_WORD.findall(text)
-    return len(found), sum(bool(_MISSPELT.search(word.strip(".,;:()[]।"))) for word in found)
-
 
 #: File signatures of what gets mistaken for a PDF, for a clear "not a PDF" error.
 _NOT_PDF = {b"\x89PNG": "a PNG image", b"PK\x03\x04": "a ZIP archive",

@@ -12,8 +12,16 @@ from functools import cache
 
 import wordfreq
 
-__all__ = ["DEVANAGARI_MARKS", "is_known", "known_share", "readable_share", "vocabulary",
-           "words", "zipf"]
+__all__ = [
+    "DEVANAGARI_MARKS",
+    "broken_devanagari",
+    "is_known",
+    "known_share",
+    "readable_share",
+    "vocabulary",
+    "words",
+    "zipf",
+]
 
 #: Devanagari vowel signs and other marks: parts of words, though not letters to ``re``.
 DEVANAGARI_MARKS = "[\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963]"
@@ -95,3 +103,23 @@ def zipf(word: str, languages: tuple[str, ...]) -> float:
     """
     best = max((_frequencies(lang).get(word.lower(), 0.0) for lang in languages), default=0.0)
     return round(math.log10(best) + 9, 2) if best > 0 else 0.0
+
+
+_DEVANAGARI_WORD = re.compile(r"\S*[\u0900-\u097f]\S*")
+_CONSONANT = "\u0915-\u0939\u0958-\u095f"
+# A vowel sign, virama or nukta with no consonant before it (``ि`` typed in visual
+# order, ``ूािधकार``), or Latin letters and symbols inside a Devanagari word (``बोड=``).
+_MISSPELT = re.compile(
+    f"(?:^|(?<![{_CONSONANT}\u093c]))[\u093e-\u094d\u093c]|[A-Za-z+=?<>@#$%^&*]")
+
+
+def broken_devanagari(text: str) -> tuple[int, int]:
+    """Count Devanagari words and those that break the script's spelling.
+
+    >>> broken_devanagari("भारत का संविधान")
+    (3, 0)
+    >>> broken_devanagari("भारत का संिवधान ूािधकार बोड=")
+    (5, 3)
+    """
+    found = _DEVANAGARI_WORD.findall(text)
+    return len(found), sum(bool(_MISSPELT.search(word.strip(".,;:()[]।"))) for word in found)

@@ -40,6 +40,7 @@ RULES: dict[str, Callable[[str], str]] = {
     "fix_numbering_glyphs": rules.fix_numbering_glyphs,
     "latinize_homoglyphs": rules.latinize_homoglyphs,
     "collapse_fake_bold": rules.collapse_fake_bold,
+    "fix_broken_devanagari": rules.fix_broken_devanagari,
     "reflow_hard_wraps": rules.reflow_hard_wraps,
     "move_displaced_paragraph_numbers": rules.move_displaced_paragraph_numbers,
     "fix_ocr_words": rules.fix_ocr_words,
@@ -52,6 +53,7 @@ MAX_CHANGE_SHARE = {
     "fix_quote_junk": 0.1,
     "fix_numbering_glyphs": 0.1,
     "latinize_homoglyphs": 0.1,
+    "fix_broken_devanagari": 0.2,
     "move_displaced_paragraph_numbers": 0.2,
     "fix_ocr_words": 0.1,
 }
@@ -74,6 +76,7 @@ class RepairConfig:
     fix_numbering_glyphs: bool = True
     latinize_homoglyphs: bool = True
     collapse_fake_bold: bool = True
+    fix_broken_devanagari: bool = True
     reflow_hard_wraps: bool = True
     move_displaced_paragraph_numbers: bool = True
     fix_ocr_words: bool = True

@@ -15,11 +15,14 @@ import unicodedata
 import ftfy
 
 from pipeline.legacy_hindi import convert_legacy_runs
-from pipeline.lexicon import is_known, zipf
+from pipeline.lexicon import broken_devanagari, is_known, zipf
 from pipeline.repair._tables import CYRILLIC_TO_LATIN, VIETNAMESE_JUNK, WORD_CONFUSIONS
+from pipeline.repair.hindi_layer import reorder_short_i, shift_late_vowel_signs
 
 __all__ = [
     "collapse_fake_bold",
+    "convert_legacy_hindi",
+    "fix_broken_devanagari",
     "fix_numbering_glyphs",
     "fix_ocr_words",
     "fix_quote_junk",
@@ -171,6 +174,23 @@ def latinize_homoglyphs(text: str) -> str:
 
 
 _FAKE_BOLD = re.compile(r"((?:[\u0900-\u097f])|\(cid:\d+\))\1{3}")
+
+
+def fix_broken_devanagari(text: str) -> str:
+    """Put vowel signs a broken PDF text layer misplaced back where Hindi has them.
+
+    >>> fix_broken_devanagari("संिवधान के अिधिनयम का उपबंध दशे के िलए लागू हो, " * 3)[:43]
+    'संविधान के अधिनियम का उपबंध देश के लिए लागू'
+
+    Only on text where more than 5 % of the Devanagari words break the script's
+    spelling (the sign of a broken layer; clean Hindi has none): the short i drawn
+    before its consonant goes after it, and a vowel sign drawn one consonant late goes
+    back where that makes a known Hindi word (see :mod:`pipeline.repair.hindi_layer`).
+    """
+    total, broken = broken_devanagari(text)
+    if total < 10 or broken <= 0.05 * total:
+        return text
+    return shift_late_vowel_signs(reorder_short_i(text))
 
 
 def collapse_fake_bold(text: str) -> str:
