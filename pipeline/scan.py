@@ -118,7 +118,8 @@ def read_scan(image_path: Path, settings: Settings, script_hint: str | None = No
                                             ).save(prepared)
             retry_pack = language_pack(detected, None, settings)
             retry = tesseract.ocr_image(prepared, retry_pack, settings.ocr_timeout)
-            steps.append(f"confidence {result.confidence}: detected {osd.script}"
+            steps.append(f"confidence {result.confidence}: detected {osd.script} "
+                         f"(script confidence {osd.script_confidence:.1f})"
                          + (f", turned {osd.rotate}°" if osd.rotate else "")
                          + f", read again with {retry_pack}")
             if (retry.confidence or 0) >= (result.confidence or 0):
