@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import fields
 from pathlib import Path
@@ -12,6 +13,7 @@ from conftest import SAMPLES
 from pipeline.lexicon import known_share
 from pipeline.records import IngestedDocument, Page, Source
 from pipeline.repair import RULES, RepairConfig, repair, undo
+from pipeline.repair.rules import remove_running_heads
 
 
 def document(*texts: str) -> IngestedDocument:
@@ -150,3 +152,26 @@ def test_clean_dgt_segments_change_only_by_nfc(shared: Path, language: str):
     assert {step.rule for step in cleaned.steps} <= {"normalize_nfc"}
     assert [p.text for p in cleaned.pages] == [
         unicodedata.normalize("NFC", s) for s in segments]
+
+
+@pytest.mark.slow
+def test_dou_heads_and_margin_notes_are_removed(shared: Path):
+    """Pages 2–12 of a real DOU issue, read column by column: their heads go, nothing else."""
+    import difflib
+
+    import pdfplumber
+
+    from pipeline.ingest import text_in_reading_order
+
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        text = "\n\n".join(text_in_reading_order(pdf.pages[i].dedupe_chars())[0]
+                           for i in range(1, 12))
+    repaired = remove_running_heads(text)
+    assert text.count("ISSN 1677-7042") == 11 and "ISSN 1677-7042" not in repaired
+    assert "quarta-feira, 1 de outubro de 2014" not in repaired
+    assert repaired.count("ICP-Brasil") <= 1
+    removed = [line for line in difflib.ndiff(text.splitlines(), repaired.splitlines())
+               if line.startswith("- ")]
+    assert removed and all(
+        re.search(r"ISSN|feira|ICP-Brasil|autenticidade|digitalmente|código|documento|^- \d+$",
+                  line) for line in removed), removed

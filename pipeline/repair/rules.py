@@ -87,18 +87,42 @@ _RUNNING_HEAD = re.compile(
     r"\[PART\s+[IVX]+\s*[—–-]\s*SEC\.\s*\d\s*\([ivx]+\)\]\s*"
     r"|\s*\d{3,5}\s+GI/\d{4}\s*\(\d+\)\s*"
 )
+# The DOU's heads, page numbers and the margin note on the digital signature, as
+# pdfplumber leaves them when it reads a page column by column (the vertical margin
+# note arrives cut in pieces).
+_DOU_PIECE = (
+    r"(?:ISSN 1677-7042"
+    r"|Nº \d+, (?:(?:segunda|terça|quarta|quinta|sexta)-feira|sábado|domingo), "
+    r"\d{1,2} de \w+ de \d{4}"
+    r"|Este documento pode ser verificado no endereço eletrônico http://www\.in\.g\S*"
+    r"|pelo código \d{17}"
+    r"|\S*gov\.br/autenticidade\.html ?, Documento assinad\S*"
+    r"|(?:do )?digitalmente conforme MP n[oº]- 2\.200-2 de 24/08/2001, que institui a"
+    r"|Infraestrutura de Chaves Públicas Brasileira - ICP-Brasil\.)"
+)
+# Lines made of such pieces and page numbers; page numbers alone on a line go only
+# among them (elsewhere a number alone on its line may be a table's).
+_DOU_LINE = rf"{_DOU_PIECE}(?: (?:{_DOU_PIECE}|\d{{1,3}}))*(?:\n|\Z)"
+_DOU_HEADS = re.compile(rf"^(?:\d{{1,3}}\n)*(?:{_DOU_LINE}(?:\d{{1,3}}\n)*)+", re.MULTILINE)
 
 
 def remove_running_heads(text: str) -> str:
-    """Remove Gazette of India running heads (with their page number) and sheet footers.
+    """Remove running heads, page numbers and sheet footers of the Gazette of India and
+    the DOU.
 
     >>> remove_running_heads("If the12 THE GAZETTE OF INDIA : EXTRAORDINARY "
     ...                      "[PART II—SEC. 3(ii)] enterprise carries on business")
     'If the enterprise carries on business'
+    >>> remove_running_heads("no prazo de 24 horas.\\nEste documento pode ser verificado no "
+    ...     "endereço eletrônico http://www.in.g\\npelo código 00012014100100002\\n\\n1\\n"
+    ...     "ISSN 1677-7042 3\\nNº 189, quarta-feira, 1 de outubro de 2014\\n§ 2º Em qualquer")
+    'no prazo de 24 horas.\\n\\n§ 2º Em qualquer'
 
+    DOU lines go only when they stand alone on their line, as a page's heads do, and
+    page numbers only among them.
     Unsafe when a text quotes the masthead itself (then the quote loses it).
     """
-    return _RUNNING_HEAD.sub(" ", text)
+    return _DOU_HEADS.sub("", _RUNNING_HEAD.sub(" ", text))
 
 
 _JUNK = re.escape(VIETNAMESE_JUNK)
