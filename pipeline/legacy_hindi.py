@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.lexicon import known_share
+from pipeline.lexicon import DEVANAGARI_CLUSTER, known_share
 
 __all__ = [
     "conversion_quality",
@@ -57,13 +57,11 @@ _TABLE: dict[str, str] = {
 }
 _GLYPHS = re.compile("|".join(re.escape(k) for k in sorted(_TABLE, key=len, reverse=True)))
 
-_CONSONANT = "[\u0915-\u0939\u0958-\u095f]\u093c?"
-_CLUSTER = f"{_CONSONANT}(?:\u094d{_CONSONANT})*"
 _MARKS = "[\u093e-\u094c\u0901-\u0903\u0962\u0963]*"
 # "f" (short i) before a consonant cluster: the sign goes after the cluster.
-_SHORT_I = re.compile(f"f({_CLUSTER})")
+_SHORT_I = re.compile(f"f({DEVANAGARI_CLUSTER})")
 # A cluster, its vowel signs and then "Z" (reph): "र्" goes before the cluster.
-_REPH = re.compile(f"({_CLUSTER})({_MARKS})Z")
+_REPH = re.compile(f"({DEVANAGARI_CLUSTER})({_MARKS})Z")
 
 
 def krutidev_to_unicode(text: str) -> str:
@@ -86,7 +84,8 @@ def krutidev_to_unicode(text: str) -> str:
 # (``EXTRAORDINARY``, ``PART``, ``II``, ``D.``, printer's codes), words with ASCII
 # brackets (``(ii)``: Kruti Dev has its own, ``¼ ½``), glyph ids, Devanagari already.
 _LATIN_CAPITALS = re.compile(r"[^a-z\s]*[A-Z][^a-z\s]*")
-_KEEP = re.compile(r"[()\u0900-\u097f]|\(cid:")
+_DEVANAGARI_OR_GLYPH = re.compile(r"[\u0900-\u097f]|\(cid:")
+_KEEP = re.compile(rf"[()]|{_DEVANAGARI_OR_GLYPH.pattern}")
 #: Signs only Kruti Dev text uses among tokens with no letters (``¼1½``, ``2333]``).
 _KRUTI_PUNCTUATION = re.compile("[¼½\\]@]")
 _TOKEN = re.compile(r"[^\s—–]+")
@@ -170,7 +169,7 @@ def _is_kruti_word(token: str) -> bool:
 def _ends_run(token: str) -> bool:
     """Devanagari, a glyph id, or a Latin word of 4+ letters, not all capitals, known to
     en/pt/sv (capitals are the English half of a bilingual masthead: they stay in)."""
-    if _KEEP.search(token.replace("(", "").replace(")", "")) or "(cid:" in token:
+    if _DEVANAGARI_OR_GLYPH.search(token):
         return True
     word = token.strip(".,;:()—-\"'")
     return (len(word) >= 4 and word.isalpha() and word.isascii() and not word.isupper()

@@ -13,6 +13,9 @@ from functools import cache
 import wordfreq
 
 __all__ = [
+    "DEVANAGARI_CLUSTER",
+    "DEVANAGARI_CONSONANT",
+    "DEVANAGARI_CONSONANTS",
     "DEVANAGARI_MARKS",
     "broken_devanagari",
     "is_known",
@@ -105,12 +108,17 @@ def zipf(word: str, languages: tuple[str, ...]) -> float:
     return round(math.log10(best) + 9, 2) if best > 0 else 0.0
 
 
+#: Devanagari consonants, as a character-class range for building patterns.
+DEVANAGARI_CONSONANTS = "\u0915-\u0939\u0958-\u095f"
+#: One consonant (with its nukta), and a conjunct: consonants joined by virama.
+DEVANAGARI_CONSONANT = f"[{DEVANAGARI_CONSONANTS}]\u093c?"
+DEVANAGARI_CLUSTER = f"{DEVANAGARI_CONSONANT}(?:\u094d{DEVANAGARI_CONSONANT})*"
+
 _DEVANAGARI_WORD = re.compile(r"\S*[\u0900-\u097f]\S*")
-_CONSONANT = "\u0915-\u0939\u0958-\u095f"
 # A vowel sign, virama or nukta with no consonant before it (``ि`` typed in visual
 # order, ``ूािधकार``), or Latin letters and symbols inside a Devanagari word (``बोड=``).
 _MISSPELT = re.compile(
-    f"(?:^|(?<![{_CONSONANT}\u093c]))[\u093e-\u094d\u093c]|[A-Za-z+=?<>@#$%^&*]")
+    f"(?:^|(?<![{DEVANAGARI_CONSONANTS}\u093c]))[\u093e-\u094d\u093c]|[A-Za-z+=?<>@#$%^&*]")
 
 
 def broken_devanagari(text: str) -> tuple[int, int]:

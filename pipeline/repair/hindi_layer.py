@@ -17,13 +17,17 @@ from __future__ import annotations
 
 import re
 
-from pipeline.lexicon import is_known
+from pipeline.lexicon import (
+    DEVANAGARI_CLUSTER,
+    DEVANAGARI_CONSONANT,
+    DEVANAGARI_CONSONANTS,
+    is_known,
+)
 
 __all__ = ["reorder_short_i", "shift_late_vowel_signs"]
 
-_C = "[\u0915-\u0939\u0958-\u095f]\u093c?"
-_CLUSTER = f"{_C}(?:\u094d{_C})*"
-_SHORT_I_FIRST = re.compile(f"(?<![\u0915-\u0939\u0958-\u095f\u093c])\u093f({_CLUSTER})")
+_SHORT_I_FIRST = re.compile(
+    f"(?<![{DEVANAGARI_CONSONANTS}\u093c])\u093f({DEVANAGARI_CLUSTER})")
 _WORD = re.compile(r"(?:\(cid:\d+\)|[^\s,.;:!?()\[\]'\"“”‘|।-])+")
 _DEVANAGARI = re.compile("[\u0900-\u097f]")
 _VOWEL_SIGN = "\u093e-\u094c"
@@ -52,7 +56,7 @@ def shift_late_vowel_signs(text: str) -> str:
     >>> shift_late_vowel_signs("दशे के परै")
     'देश के पैर'
     """
-    late = re.compile(f"({_C})({_C})([{_VOWEL_SIGN}])")
+    late = re.compile(f"({DEVANAGARI_CONSONANT})({DEVANAGARI_CONSONANT})([{_VOWEL_SIGN}])")
 
     def fix(match: re.Match[str]) -> str:
         word = match.group()
