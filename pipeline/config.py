@@ -22,7 +22,7 @@ __all__ = [
 
 #: Bumped whenever a stage's output for the same input can change; a document whose
 #: content hash and pipeline version are unchanged is not processed again.
-PIPELINE_VERSION = "0.2.0"
+PIPELINE_VERSION = "0.3.0"
 
 #: Where ``gazette model build`` puts the embedding model unless told otherwise.
 DEFAULT_MODEL_DIR = Path(os.environ.get(

@@ -25,6 +25,7 @@ __all__ = [
     "convert_legacy_runs",
     "convert_legacy_text",
     "krutidev_to_unicode",
+    "place_visual_signs",
 ]
 
 # Glyph sequences, tried longest first. Full consonants are a half form plus the
@@ -58,10 +59,23 @@ _TABLE: dict[str, str] = {
 _GLYPHS = re.compile("|".join(re.escape(k) for k in sorted(_TABLE, key=len, reverse=True)))
 
 _MARKS = "[\u093e-\u094c\u0901-\u0903\u0962\u0963]*"
-# "f" (short i) before a consonant cluster: the sign goes after the cluster.
-_SHORT_I = re.compile(f"f({DEVANAGARI_CLUSTER})")
-# A cluster, its vowel signs and then "Z" (reph): "र्" goes before the cluster.
-_REPH = re.compile(f"({DEVANAGARI_CLUSTER})({_MARKS})Z")
+
+
+def place_visual_signs(text: str, short_i: str = "f", reph: str = "Z") -> str:
+    """Put signs typed (or drawn) where they are seen where Unicode stores them.
+
+    ``short_i`` stands for a short i before the consonant cluster it follows in
+    speech; ``reph`` for the reph after the cluster (and vowel signs) it sits on.
+
+    >>> place_visual_signs("fLFkfr")  # nothing to place in Latin letters
+    'fLFkfr'
+    >>> place_visual_signs("fदन वषZ")
+    'दिन वर्ष'
+    """
+    short, mark = re.escape(short_i), re.escape(reph)
+    text = re.sub(f"{short}({DEVANAGARI_CLUSTER})", lambda m: m.group(1) + "ि", text)
+    return re.sub(f"({DEVANAGARI_CLUSTER})({_MARKS}){mark}",
+                  lambda m: "र्" + m.group(1) + m.group(2), text)
 
 
 def krutidev_to_unicode(text: str) -> str:
@@ -74,9 +88,7 @@ def krutidev_to_unicode(text: str) -> str:
     >>> krutidev_to_unicode("¼Jherh fueZyk lhrkje.k½ us lafo/kku ds vuqPNsn 281")
     '(श्रीमती निर्मला सीतारमण) ने संविधान के अनुच्छेद 281'
     """
-    converted = _GLYPHS.sub(lambda m: _TABLE[m.group()], text)
-    converted = _SHORT_I.sub(lambda m: m.group(1) + "ि", converted)
-    converted = _REPH.sub(lambda m: "र्" + m.group(1) + m.group(2), converted)
+    converted = place_visual_signs(_GLYPHS.sub(lambda m: _TABLE[m.group()], text))
     return converted.replace("f", "ि").replace("Z", "र्")
 
 

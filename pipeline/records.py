@@ -93,7 +93,9 @@ class RepairStep:
     """One change made by the repair stage, enough to undo it.
 
     ``offset`` is the character offset of ``before`` in the page's text as it was
-    before the rule ran (rules run in order, each on the previous rule's output).
+    before the rule ran (rules run in order, each on the previous rule's output);
+    ``sweep`` counts the passes of all rules over the page (a page is swept again
+    while the last sweep changed it).
     """
 
     rule: str
@@ -101,6 +103,7 @@ class RepairStep:
     offset: int
     before: str
     after: str
+    sweep: int = 1
 
     def to_json(self) -> dict[str, Any]:
         """The step as a JSON object (one line of ``repairs.jsonl``)."""

@@ -7,12 +7,14 @@ import unicodedata
 from dataclasses import fields
 from pathlib import Path
 
+import pdfplumber
 import pytest
 from conftest import SAMPLES
 
 from pipeline.lexicon import known_share
 from pipeline.records import IngestedDocument, Page, Source
 from pipeline.repair import RULES, RepairConfig, repair, undo
+from pipeline.repair.glyph_map import infer_glyph_map
 from pipeline.repair.rules import remove_running_heads
 
 
@@ -175,3 +177,29 @@ def test_dou_heads_and_margin_notes_are_removed(shared: Path):
     assert removed and all(
         re.search(r"ISSN|feira|ICP-Brasil|autenticidade|digitalmente|código|documento|^- \d+$",
                   line) for line in removed), removed
+
+
+def test_broken_hindi_layer_glyphs_are_read_by_a_map_inferred_from_the_seed():
+    text = (SAMPLES / "003_0e74b7595024bb83.txt").read_text(encoding="utf-8")
+    hindi = text.split("\n")[2][:24258]  # the Hindi part, before the English title
+    readings = {r.stand_in: r.reading for r in infer_glyph_map(hindi)}
+    assert {k: readings.get(k) for k in ("’", "-", "J", "*", "T")} == {
+        "’": "ज्", "-": "प्र", "J": "न्", "*": "स्", "T": "म्"}
+    repaired = repair(document(hindi)).pages[0].text
+    for word in ("गणराज्य", "प्रोटोकॉल", "किसी", "अन्य", "स्थायी", "निम्न"):
+        assert word in repaired
+    # the bold article headings (अनु<छेद, fake bold and split) now read as headings
+    numbers = {int(n) for n in re.findall(r"अनुच्छेद (\d+)", repaired)}
+    assert set(range(1, 14)) <= numbers
+    assert known_share(repaired, ("hi",))[0] >= known_share(hindi, ("hi",))[0] + 0.12
+
+
+def test_glyph_map_reads_another_broken_hindi_pdf_with_its_own_map(shared: Path):
+    # held out: a SEBI order whose Mangal text layer maps glyphs to other codes than seed 003
+    with pdfplumber.open(shared / "corpora" / "india-pdfs" / "RTIOrder_hi.pdf") as pdf:
+        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
+    readings = {r.stand_in: r.reading for r in infer_glyph_map(text)}
+    assert readings.get("+") == "ी" and readings.get("C") == "न्" and readings.get("X") == "क्त"
+    repaired = repair(document(text)).pages[0].text
+    assert "तारीख" in repaired and "अक्तूबर" in repaired
+    assert known_share(repaired, ("hi",))[0] >= known_share(text, ("hi",))[0] + 0.1

@@ -41,6 +41,7 @@ RULES: dict[str, Callable[[str], str]] = {
     "latinize_homoglyphs": rules.latinize_homoglyphs,
     "collapse_fake_bold": rules.collapse_fake_bold,
     "fix_broken_devanagari": rules.fix_broken_devanagari,
+    "read_broken_glyphs": rules.read_broken_glyphs,
     "reflow_hard_wraps": rules.reflow_hard_wraps,
     "move_displaced_paragraph_numbers": rules.move_displaced_paragraph_numbers,
     "fix_ocr_words": rules.fix_ocr_words,
@@ -53,7 +54,10 @@ MAX_CHANGE_SHARE = {
     "fix_quote_junk": 0.1,
     "fix_numbering_glyphs": 0.1,
     "latinize_homoglyphs": 0.1,
-    "fix_broken_devanagari": 0.2,
+    # on a broken Hindi layer (the only text these two touch) most words are damaged;
+    # each change they make is one the Hindi lexicon vouches for
+    "fix_broken_devanagari": 0.6,
+    "read_broken_glyphs": 0.6,
     "move_displaced_paragraph_numbers": 0.2,
     "fix_ocr_words": 0.1,
 }
@@ -77,6 +81,7 @@ class RepairConfig:
     latinize_homoglyphs: bool = True
     collapse_fake_bold: bool = True
     fix_broken_devanagari: bool = True
+    read_broken_glyphs: bool = True
     reflow_hard_wraps: bool = True
     move_displaced_paragraph_numbers: bool = True
     fix_ocr_words: bool = True
@@ -89,6 +94,12 @@ class RepairConfig:
 assert [f.name for f in fields(RepairConfig)] == list(RULES), "RepairConfig must mirror RULES"
 
 
+#: Passes over a page at most: rules run again while the last pass changed something
+#: (one rule's fix can show another rule its evidence: a sign rejoined makes a word
+#: whose glyph the map can read), so repairing repaired text changes nothing.
+MAX_PASSES = 3
+
+
 def repair(document: IngestedDocument, config: RepairConfig | None = None) -> CleanedDocument:
     """Apply the enabled rules to every page and collect the steps they made."""
     config = config or RepairConfig()
@@ -97,19 +108,31 @@ def repair(document: IngestedDocument, config: RepairConfig | None = None) -> Cl
     for page in document.pages:
         text = page.text
         warnings = list(page.warnings)
-        for name in config.enabled():
-            fixed = RULES[name](text)
-            page_steps = diff_steps(name, page.number, text, fixed)
-            share = _changed_share(text, page_steps)
-            if share > MAX_CHANGE_SHARE.get(name, 1.0):
-                warnings.append(f"{name} stopped: it would change {share:.0%} of the words "
-                                f"(limit {MAX_CHANGE_SHARE[name]:.0%})")
-                continue
+        for sweep in range(1, MAX_PASSES + 1):
+            text, page_steps = _one_pass(text, page.number, sweep, config, warnings)
             steps.extend(page_steps)
-            text = fixed
-        pages.append(replace(page, text=text, warnings=tuple(warnings)))
+            if not page_steps:
+                break
+        pages.append(replace(page, text=text, warnings=tuple(dict.fromkeys(warnings))))
     return CleanedDocument(doc_id=document.source.doc_id, pages=tuple(pages),
                            steps=tuple(steps))
+
+
+def _one_pass(text: str, page: int, sweep: int, config: RepairConfig,
+              warnings: list[str]) -> tuple[str, list[RepairStep]]:
+    """Run the enabled rules once over ``text``; stopped rules add to ``warnings``."""
+    steps: list[RepairStep] = []
+    for name in config.enabled():
+        fixed = RULES[name](text)
+        rule_steps = [replace(step, sweep=sweep) for step in diff_steps(name, page, text, fixed)]
+        share = _changed_share(text, rule_steps)
+        if share > MAX_CHANGE_SHARE.get(name, 1.0):
+            warnings.append(f"{name} stopped: it would change {share:.0%} of the words "
+                            f"(limit {MAX_CHANGE_SHARE[name]:.0%})")
+            continue
+        steps.extend(rule_steps)
+        text = fixed
+    return text, steps
 
 
 #: Words (with combining marks: Devanagari vowel signs are not "word" characters to
@@ -124,7 +147,7 @@ def diff_steps(rule: str, page: int, before: str, after: str) -> list[RepairStep
     punctuation marks), so a step is a whole word or phrase and long pages diff fast.
 
     >>> diff_steps("ftfy", 1, "a ConvenÃ§Ã£o b", "a Convenção b")
-    [RepairStep(rule='ftfy', page=1, offset=2, before='ConvenÃ§Ã£o', after='Convenção')]
+    [RepairStep(rule='ftfy', page=1, offset=2, before='ConvenÃ§Ã£o', after='Convenção', sweep=1)]
     """
     if before == after:
         return []
@@ -140,19 +163,24 @@ def diff_steps(rule: str, page: int, before: str, after: str) -> list[RepairStep
     ]
 
 
+def _by_application(steps: Iterable[RepairStep]) -> list[list[RepairStep]]:
+    """A page's steps grouped by the rule run that made them, in the order they ran."""
+    runs: dict[tuple[int, str], list[RepairStep]] = {}
+    for step in steps:
+        runs.setdefault((step.sweep, step.rule), []).append(step)
+    return list(runs.values())
+
+
 def undo(text: str, steps: Iterable[RepairStep]) -> str:
     """Reverse the steps of one page (all rules), giving back the text before repair.
 
-    Steps are undone rule by rule, last rule first; within a rule each step's
+    Steps are undone rule run by rule run, last first; within a run each step's
     position in the repaired text is its offset shifted by the steps before it.
 
     >>> undo("a Convenção b", [RepairStep("ftfy", 1, 2, "ConvenÃ§Ã£o", "Convenção")])
     'a ConvenÃ§Ã£o b'
     """
-    by_rule: dict[str, list[RepairStep]] = {}
-    for step in steps:
-        by_rule.setdefault(step.rule, []).append(step)
-    for rule_steps in reversed(by_rule.values()):
+    for rule_steps in reversed(_by_application(steps)):
         shift = 0
         positions = []
         for step in sorted(rule_steps, key=lambda s: s.offset):
@@ -174,10 +202,7 @@ def repaired_position(position: int, steps: Iterable[RepairStep]) -> int:
     >>> [repaired_position(p, steps) for p in (0, 2, 3, 9)]
     [0, 2, 5, 11]
     """
-    by_rule: dict[str, list[RepairStep]] = {}
-    for step in steps:
-        by_rule.setdefault(step.rule, []).append(step)
-    for rule_steps in by_rule.values():
+    for rule_steps in _by_application(steps):
         shift = 0
         for step in sorted(rule_steps, key=lambda s: s.offset):
             if position < step.offset:
@@ -201,10 +226,7 @@ def final_spans(steps: Iterable[RepairStep]) -> list[tuple[RepairStep, int, int]
     >>> [(s.after, start, end) for s, start, end in final_spans(steps)]
     [(':"', 8, 10), ('fiscal', 0, 6)]
     """
-    by_rule: dict[str, list[RepairStep]] = {}
-    for step in steps:
-        by_rule.setdefault(step.rule, []).append(step)
-    rules_in_order = list(by_rule.values())
+    rules_in_order = _by_application(steps)
     spans = []
     for number, rule_steps in enumerate(rules_in_order):
         later = [step for steps_of_rule in rules_in_order[number + 1:] for step in steps_of_rule]

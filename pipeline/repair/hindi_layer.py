@@ -1,16 +1,21 @@
 """Hindi from a broken PDF text layer: vowel signs the PDF writer put in the wrong place.
 
 Seed 003 is what pdfplumber made of a Gazette of India page: the short i ``ि`` comes
-before its consonant, in the order it is drawn (``संिवधान``), and other vowel signs
-land one consonant late (``दशे`` for ``देश``). Two steps:
+before its consonant, in the order it is drawn (``संिवधान``), other vowel signs land
+one consonant late (``दशे`` for ``देश``), and spaces or punctuation fall between a
+consonant and its sign (``करन े``, ``ह,ै``). Three steps:
 
-1. :func:`reorder_short_i` — the sign goes after the consonant cluster it precedes
-   (a short i never follows anything but a consonant, so this is certain);
-2. :func:`shift_late_vowel_signs` — a vowel sign moves one consonant back where that
-   makes an unknown word a known Hindi word.
+1. :func:`rejoin_detached_signs` — a sign after a space or a comma goes back to its
+   consonant (a vowel sign never starts a word, so that much is certain; whether the
+   space belonged after the sign or nowhere is decided by the lexicon);
+2. :func:`reorder_short_i` — the sign goes after the consonant cluster it precedes
+   where nothing but that cluster can own it;
+3. :func:`shift_misplaced_signs` — where a word is still unknown, a short i moves one
+   cluster on, or a vowel sign or anusvara one consonant back, if that makes a known
+   Hindi word.
 
-Glyphs that come out as other characters (``अjय`` for ``अन्य``, ``(cid:4)कसी``) are
-left alone: inferring them from the lexicon was tried and guessed wrong too often.
+Glyphs that come out as other characters (``अJय`` for ``अन्य``, ``(cid:4)कसी``) are
+read by :mod:`pipeline.repair.glyph_map`.
 """
 
 from __future__ import annotations
@@ -24,7 +29,13 @@ from pipeline.lexicon import (
     is_known,
 )
 
-__all__ = ["reorder_short_i", "shift_late_vowel_signs"]
+__all__ = [
+    "join_split_words",
+    "rejoin_detached_signs",
+    "reorder_short_i",
+    "shift_misplaced_signs",
+    "sign_moves",
+]
 
 _SHORT_I_FIRST = re.compile(
     f"(?<![{DEVANAGARI_CONSONANTS}\u093c])\u093f({DEVANAGARI_CLUSTER})")
@@ -50,23 +61,100 @@ def _known(word: str) -> bool:
     return is_known(word, ("hi",))
 
 
-def shift_late_vowel_signs(text: str) -> str:
-    """Move a vowel sign drawn one consonant late back, where that makes a known word.
+_SIGNS = "\u093e\u0940-\u094c\u0901\u0902"
 
-    >>> shift_late_vowel_signs("दशे के परै")
-    'देश के पैर'
+
+def rejoin_detached_signs(text: str, also: str = "") -> str:
+    """Give a vowel sign that a space or a comma cut off back to its consonant.
+
+    >>> rejoin_detached_signs("करन े के लिए, गए थ,े इस ेसंशोधनकारी जलु ाई")
+    'करने के लिए, गए थे, इसे संशोधनकारी जलुाई'
+
+    The space goes after the sign, unless the word is known whole and what follows
+    the space is no word on its own (``जलु ाई``). The short i is no such sign: drawn
+    before its consonant, it starts words in a broken layer.
+    ``also``: more characters to treat as signs (the glyph map's stand-ins).
     """
-    late = re.compile(f"({DEVANAGARI_CONSONANT})({DEVANAGARI_CONSONANT})([{_VOWEL_SIGN}])")
+    sign = f"[{_SIGNS}{re.escape(also)}]"
+    text = re.sub(f"([\u0900-\u097f])([,;.)])({sign}+)", r"\1\3\2", text)
 
+    def rejoin(match: re.Match[str]) -> str:
+        head, sign, tail = match.groups()
+        whole = shift_misplaced_signs(head + sign + tail)
+        if tail and _known(whole) and not (len(tail) > 1 and _known(tail)):
+            return head + sign + tail
+        return head + sign + (" " + tail if tail else "")
+
+    return re.sub(f"(\\S*[\u0901-\u0963\u0970-\u097f]) ({sign}+)(\\S*)", rejoin, text)
+
+
+def sign_moves(word: str) -> list[str]:
+    """``word`` with one short i moved on a cluster, or one sign moved back a consonant."""
+    found = []
+    for match in _SHORT_I_EARLY.finditer(word):
+        found.append(word[:match.start()] + match.group(1) + "\u093f" + word[match.end():])
+    for match in _LATE.finditer(word):
+        first, second, sign = match.groups()
+        found.append(word[:match.start()] + first + sign + second + word[match.end():])
+    return found
+
+
+_SHORT_I_EARLY = re.compile(f"\u093f({DEVANAGARI_CLUSTER})")
+# a sign after the consonant (or half form: ``अनच्ुछेद``) that follows its own
+_LATE = re.compile(
+    f"({DEVANAGARI_CONSONANT})({DEVANAGARI_CONSONANT}\u094d?)([{_VOWEL_SIGN}\u0902])")
+
+
+def shift_misplaced_signs(text: str) -> str:
+    """Move signs a broken layer put one cluster off, where that makes a known word.
+
+    >>> shift_misplaced_signs("दशे के परै संबधं इसिलए गितिविध")
+    'देश के पैर संबंध इसलिए गतिविधि'
+
+    Tried on unknown words only: each short i one cluster on (and all of them at
+    once, as a word drawn in visual order has them), each vowel sign or anusvara one
+    consonant back, and then one more such move on top.
+    """
     def fix(match: re.Match[str]) -> str:
         word = match.group()
         if not _DEVANAGARI.search(word) or _known(word):
             return word
-        for found in late.finditer(word):
-            first, second, sign = found.groups()
-            candidate = word[:found.start()] + first + sign + second + word[found.end():]
+        first = sign_moves(word)
+        all_i = _SHORT_I_EARLY.sub(lambda m: m.group(1) + "\u093f", word)
+        for candidate in [all_i, *first, *(c2 for c in first for c2 in sign_moves(c))]:
             if _known(candidate):
                 return candidate
         return word
 
     return _WORD.sub(fix, text)
+
+
+def join_split_words(text: str) -> str:
+    """Join two words a broken layer split, where the first is no word and the two are.
+
+    >>> join_split_words("ही दसू रे देश के अनच्ु छेद 4")
+    'ही दूसरे देश के अनुच्छेद 4'
+    """
+    parts = re.split(r"( )", text)  # words (with their punctuation) and single spaces
+    out: list[str] = []
+    i = 0
+    while i < len(parts):
+        first = parts[i]
+        if i + 2 < len(parts) and _splits(first, parts[i + 2]):
+            out.append(shift_misplaced_signs(first + parts[i + 2]))
+            i += 3
+        else:
+            out.append(first)
+            i += 1
+    return "".join(out)
+
+
+def _splits(first: str, second: str) -> bool:
+    if not (_DEVANAGARI.search(first) and _DEVANAGARI.search(second)):
+        return False
+    if _known(first.strip(_EDGE_PUNCTUATION)) or re.search(r"[,.;:!?)\]”।]$", first):
+        return False
+    return _known(shift_misplaced_signs(first + second).strip(_EDGE_PUNCTUATION))
+
+
+_EDGE_PUNCTUATION = ",.;:!?()[]\"“”‘’'।"

@@ -17,7 +17,13 @@ import ftfy
 from pipeline.legacy_hindi import convert_legacy_runs
 from pipeline.lexicon import broken_devanagari, is_known, zipf
 from pipeline.repair._tables import CYRILLIC_TO_LATIN, VIETNAMESE_JUNK, WORD_CONFUSIONS
-from pipeline.repair.hindi_layer import reorder_short_i, shift_late_vowel_signs
+from pipeline.repair.glyph_map import apply_glyph_map, infer_glyph_map
+from pipeline.repair.hindi_layer import (
+    join_split_words,
+    rejoin_detached_signs,
+    reorder_short_i,
+    shift_misplaced_signs,
+)
 
 __all__ = [
     "collapse_fake_bold",
@@ -30,6 +36,7 @@ __all__ = [
     "latinize_homoglyphs",
     "move_displaced_paragraph_numbers",
     "normalize_nfc",
+    "read_broken_glyphs",
     "reflow_hard_wraps",
     "remove_running_heads",
 ]
@@ -200,33 +207,81 @@ def latinize_homoglyphs(text: str) -> str:
 _FAKE_BOLD = re.compile(r"((?:[\u0900-\u097f])|\(cid:\d+\))\1{3}")
 
 
+def _broken_hindi(text: str) -> bool:
+    """Whether more than 5 % of the Devanagari words break the script's spelling.
+
+    That is the sign of a broken text layer; clean Hindi has none.
+    """
+    total, broken = broken_devanagari(text)
+    return total >= 10 and broken > 0.05 * total
+
+
 def fix_broken_devanagari(text: str) -> str:
     """Put vowel signs a broken PDF text layer misplaced back where Hindi has them.
 
     >>> fix_broken_devanagari("संिवधान के अिधिनयम का उपबंध दशे के िलए लागू हो, " * 3)[:43]
     'संविधान के अधिनियम का उपबंध देश के लिए लागू'
 
-    Only on text where more than 5 % of the Devanagari words break the script's
-    spelling (the sign of a broken layer; clean Hindi has none): the short i drawn
-    before its consonant goes after it, and a vowel sign drawn one consonant late goes
-    back where that makes a known Hindi word (see :mod:`pipeline.repair.hindi_layer`).
+    Only on broken Hindi (:func:`_broken_hindi`): signs cut off by a space or a comma
+    go back to their consonant, the short i drawn before its consonant goes after it,
+    signs drawn one cluster off move and words cut in two are joined where that makes
+    a known Hindi word (see :mod:`pipeline.repair.hindi_layer`).
     """
-    total, broken = broken_devanagari(text)
-    if total < 10 or broken <= 0.05 * total:
+    if not _broken_hindi(text):
         return text
-    return shift_late_vowel_signs(reorder_short_i(text))
+    return join_split_words(shift_misplaced_signs(reorder_short_i(rejoin_detached_signs(text))))
+
+
+def read_broken_glyphs(text: str) -> str:
+    """Read the glyphs a broken Hindi font gave as other characters, by a map of its own.
+
+    >>> page = "गणरा’य रा’य वाणि’यिक -ोटोकॉल -ावधान -योग हुआ " * 2 + "दशे िलए " * 10
+    >>> read_broken_glyphs(page)[:42]
+    'गणराज्य राज्य वाणिज्यिक प्रोटोकॉल प्रावधान'
+
+    Only on broken Hindi. The map (``’`` → ज्, ``-`` → प्र, ``(cid:4)`` → the short i
+    drawn first, ...) is inferred from the page: each stand-in is read the way that
+    turns most of its words into known Hindi words, by a clear lead over any other
+    reading (:func:`~pipeline.repair.glyph_map.infer_glyph_map`, which logs the map
+    and its evidence). Unsafe for a page too short to show the evidence: then
+    nothing is read.
+    """
+    if not _broken_hindi(text):
+        return text
+    readings = infer_glyph_map(text)
+    if not readings:
+        return text
+    return join_split_words(shift_misplaced_signs(reorder_short_i(apply_glyph_map(text, readings))))
+
+
+# One glyph drawn four times over, or a pair drawn as X X Y Y X X Y Y.
+_BOLD_UNIT = re.compile(r"(\(cid:\d+\)|\S)\1{3}|(\(cid:\d+\)|\S)\2(\(cid:\d+\)|\S)\3\2\2\3\3")
+_BOLD_TOKEN = re.compile(rf"(?:{_BOLD_UNIT.pattern})+")
+_HAS_DEVANAGARI = re.compile("[\u0900-\u097f]")
 
 
 def collapse_fake_bold(text: str) -> str:
-    """Collapse characters a PDF drew four times over (fake bold) into one.
+    """Collapse words a PDF drew four times over (fake bold) into one.
 
     >>> collapse_fake_bold("ििििवववव ममममंंंं ााााललललयययय")
     'िव मं ालय'
+    >>> collapse_fake_bold("अअअअनननन$$ुु$$ुु छछछछ ेेददेेदद 1111 इस करार")
+    'अन$ु छ ेद 1 इस करार'
 
-    Only Devanagari characters and ``(cid:N)`` glyph ids repeated exactly in fours are
-    collapsed. Unsafe for text that really repeats a letter four times (none does).
+    A word is collapsed when it is made wholly of such runs and has Devanagari in it,
+    or stands next to such a word (the article number of a bold heading); inside
+    other words only runs of Devanagari and glyph ids are. Unsafe for text that
+    really repeats a letter four times (none does).
     """
-    return _FAKE_BOLD.sub(r"\1", text)
+    tokens = re.split(r"(\s+)", text)
+    bold = [bool(_BOLD_TOKEN.fullmatch(t)) for t in tokens]
+    hindi = [b and bool(_HAS_DEVANAGARI.search(t)) for b, t in zip(bold, tokens, strict=True)]
+    for i, token in enumerate(tokens):
+        if bold[i] and (hindi[i] or any(hindi[j] for j in (i - 2, i + 2) if 0 <= j < len(tokens))):
+            tokens[i] = _BOLD_UNIT.sub(lambda m: m.group(1) or m.group(2) + m.group(3), token)
+        else:
+            tokens[i] = _FAKE_BOLD.sub(r"\1", token)
+    return "".join(tokens)
 
 
 _HEADING_LINE = re.compile(
