@@ -13,10 +13,16 @@ represented by the normalized sum of their vectors. To the margin are added a
 length term (log ratio of character counts against the document's overall ratio)
 and an anchor term (agreement of the numbers the two sides contain).
 
-Search. Beads of up to ``max_merge`` sentences a side are allowed (1-1, 1-2, 2-1,
-2-2, ...), plus 1-0 and 0-1. The dynamic program runs in a band around a path
-found on a coarser copy of both texts (neighbouring sentences averaged pairwise,
-recursively, until the texts are short), so its cost grows linearly with length.
+Search. Beads of up to ``max_merge`` sentences a side and ``max_bead`` in all are
+allowed (1-1, 1-2, 2-1, 2-2, ..., 1-5, 2-3), plus 1-0 and 0-1. The dynamic program
+runs in a band around a path found on a coarser copy of both texts (neighbouring
+sentences averaged pairwise, recursively, until the texts are short), so its cost
+grows linearly with length.
+
+Confidence. Every path through the band is weighted by exp(value / temperature); a
+bead's confidence is the share of that weight on paths that hold it (its posterior,
+by forward-backward over the same lattice). A bead the text leaves no doubt about
+gets nearly 1 even if its margin is modest; one with a near-equal rival gets about ½.
 """
 
 from __future__ import annotations
@@ -59,14 +65,16 @@ class AlignParams:
     """Knobs of the aligner (defaults tuned on the DGT and NTREX dev data, see BENCHMARKS.md)."""
 
     #: Most sentences on one side of a bead.
-    max_merge: int = 3
+    max_merge: int = 5
+    #: Most sentences in a bead, both sides together (6: 1-5, 2-4, 3-3, ... but no 2-5).
+    max_bead: int = 6
     #: Value of leaving one sentence unaligned (1-0, 0-1), per sentence.
     skip: float = -0.02
     #: Cost of each sentence beyond the first on a side of a merged bead.
     merge_penalty: float = 0.0
     #: A bead's value is its score times (sentences / 2) to this power: 0 counts every
     #: bead once (merging two good 1-1 beads then loses one), 1 counts sentences.
-    size_exponent: float = 0.0
+    size_exponent: float = 0.3
     #: Weight of the squared log length ratio.
     length_weight: float = 0.1
     #: Weight of the agreement of numbers (in [-1, 1]) when both sides have numbers.
@@ -80,9 +88,12 @@ class AlignParams:
     #: With an embedding function, merged and unmatched beads are refined, and 1-1
     #: beads below this confidence.
     refine_below: float = 0.0
-    #: Margin of a bead that gets confidence 0.5, and the slope around it.
-    confidence_mid: float = 0.0
-    confidence_scale: float = 0.03
+    #: Temperature of the path weights exp(value / temperature) whose posterior is a
+    #: bead's confidence: lower is surer.
+    confidence_temperature: float = 0.01
+    #: Value of leaving one sentence out, for confidences only: above ``skip``, so that
+    #: a pair of unrelated sentences is not sure just because skipping both costs more.
+    confidence_skip: float = -0.01
 
 
 def align(src_texts: list[str], tgt_texts: list[str], src_vecs: np.ndarray,
@@ -103,7 +114,7 @@ def align(src_texts: list[str], tgt_texts: list[str], src_vecs: np.ndarray,
     tgt = _Side.of_texts(tgt_texts, tgt_vecs, src_vecs, params)
     ratio = max(src.lengths.sum(), 1) / max(tgt.lengths.sum(), 1)
     band = _band(src, tgt, ratio, params)
-    beads = _search(src, tgt, ratio, band, params, params.max_merge)
+    beads = _search(src, tgt, ratio, band, params, params.max_merge, params.max_bead)
     if embed is None:
         return beads
     doubtful = [b for b in beads if len(b.src) != 1 or len(b.tgt) != 1
@@ -112,7 +123,7 @@ def align(src_texts: list[str], tgt_texts: list[str], src_vecs: np.ndarray,
         return beads
     src.refine(src_texts, [b.src for b in doubtful], embed, tgt_vecs, params)
     tgt.refine(tgt_texts, [b.tgt for b in doubtful], embed, src_vecs, params)
-    return _search(src, tgt, ratio, band, params, params.max_merge)
+    return _search(src, tgt, ratio, band, params, params.max_merge, params.max_bead)
 
 
 class _Side:
@@ -192,18 +203,30 @@ class _Side:
         return frozenset().union(*self.numbers[i - a:i])
 
 
-def _bead_types(max_merge: int) -> list[tuple[int, int]]:
+def _bead_types(max_merge: int, max_bead: int) -> list[tuple[int, int]]:
+    """1-1, 1-0, 0-1, then every a-b with at most ``max_merge`` a side and ``max_bead`` in all.
+
+    >>> _bead_types(3, 4)
+    [(1, 1), (1, 0), (0, 1), (1, 2), (1, 3), (2, 1), (2, 2), (3, 1)]
+    """
     types = [(1, 1), (1, 0), (0, 1)]
     types += [(a, b) for a in range(1, max_merge + 1) for b in range(1, max_merge + 1)
-              if ((a, b) != (1, 1) and min(a, b) == 1) or (a, b) == (2, 2)]
+              if (a, b) != (1, 1) and a + b <= max_bead]
     return types
 
 
 def _search(src: _Side, tgt: _Side, ratio: float, band: list[tuple[int, int]],
-            params: AlignParams, max_merge: int) -> list[Bead]:
-    """Best path through the band; ``band[i]`` is the range of ``j`` allowed at row ``i``."""
+            params: AlignParams, max_merge: int, max_bead: int) -> list[Bead]:
+    """Best path through the band; ``band[i]`` is the range of ``j`` allowed at row ``i``.
+
+    Each bead of the path gets as confidence its posterior probability: the share, among
+    all paths through the band weighted by exp(value / temperature), of those that
+    hold this very bead (forward-backward over the same lattice).
+    """
     n, m = len(src.lengths), len(tgt.lengths)
-    types = _bead_types(max_merge)
+    types = _bead_types(max_merge, max_bead)
+    #: edges[i][j]: the beads (a, b, value) that can end at cell (i, j)
+    edges: list[dict[int, list[tuple[int, int, float]]]] = [dict() for _ in range(n + 1)]
     score: list[dict[int, float]] = [dict() for _ in range(n + 1)]
     back: list[dict[int, tuple[int, int, float]]] = [dict() for _ in range(n + 1)]
     score[0][0] = 0.0
@@ -220,6 +243,7 @@ def _search(src: _Side, tgt: _Side, ratio: float, band: list[tuple[int, int]],
         row, row_back = score[i], back[i]
         for j in range(lo, hi + 1):
             best, arg = row.get(j, -math.inf), row_back.get(j)
+            cell = []
             for a, b in types:
                 pi, pj = i - a, j - b
                 if pi < 0 or pj < 0:
@@ -228,15 +252,56 @@ def _search(src: _Side, tgt: _Side, ratio: float, band: list[tuple[int, int]],
                 if prev is None:
                     continue
                 if a == 0 or b == 0:
-                    value, margin = params.skip * (a + b), -1.0
+                    value = params.skip * (a + b)
                 else:
-                    margin = margins[(a, b)][j]
-                    value = _bead_value(src, tgt, i, j, a, b, margin, ratio, params)
+                    value = _bead_value(src, tgt, i, j, a, b, margins[(a, b)][j], ratio, params)
+                cell.append((a, b, value))
                 if prev + value > best:
-                    best, arg = prev + value, (a, b, margin)
+                    best, arg = prev + value, (a, b, value)
             if arg is not None:
-                row[j], row_back[j] = best, arg
-    return _backtrack(back, n, m, params)
+                row[j], row_back[j], edges[i][j] = best, arg, cell
+    # confidences weigh leaving sentences out by a value of their own
+    edges = [{j: [(a, b, v if a and b else params.confidence_skip * (a + b))
+                  for a, b, v in cell] for j, cell in row.items()} for row in edges]
+    posterior = _posteriors(edges, n, m, params.confidence_temperature)
+    return _backtrack(back, posterior, n, m)
+
+
+def _posteriors(edges: list[dict[int, list[tuple[int, int, float]]]], n: int, m: int,
+                temperature: float) -> Callable[[int, int, int, int, float], float]:
+    """Forward-backward over the lattice: the posterior of a bead (a, b) ending at (i, j)."""
+    forward: list[dict[int, float]] = [dict() for _ in range(n + 1)]
+    forward[0][0] = 0.0
+    for i in range(n + 1):
+        for j in sorted(edges[i]):
+            terms = [forward[i - a][j - b] + value / temperature
+                     for a, b, value in edges[i][j] if (j - b) in forward[i - a]]
+            if terms:
+                forward[i][j] = _logsumexp(terms)
+    backward: list[dict[int, float]] = [dict() for _ in range(n + 1)]
+    backward[n][m] = 0.0
+    for i in range(n, -1, -1):
+        for j in sorted(edges[i], reverse=True):
+            if j not in backward[i]:
+                continue
+            for a, b, value in edges[i][j]:
+                here = backward[i][j] + value / temperature
+                before = backward[i - a].get(j - b)
+                backward[i - a][j - b] = here if before is None else _logsumexp([before, here])
+    total = forward[n].get(m, 0.0)
+
+    def posterior(i: int, j: int, a: int, b: int, value: float) -> float:
+        start = forward[i - a].get(j - b)
+        if start is None or j not in backward[i]:
+            return 0.0
+        return math.exp(min(0.0, start + value / temperature + backward[i][j] - total))
+
+    return posterior
+
+
+def _logsumexp(values: list[float]) -> float:
+    top = max(values)
+    return top + math.log(sum(math.exp(v - top) for v in values))
 
 
 def _bead_value(src: _Side, tgt: _Side, i: int, j: int, a: int, b: int, margin: float,
@@ -250,16 +315,16 @@ def _bead_value(src: _Side, tgt: _Side, i: int, j: int, a: int, b: int, margin: 
     return ((a + b) / 2) ** params.size_exponent * value - params.merge_penalty * (a + b - 2)
 
 
-def _backtrack(back: list[dict[int, tuple[int, int, float]]], n: int, m: int,
-               params: AlignParams) -> list[Bead]:
+def _backtrack(back: list[dict[int, tuple[int, int, float]]],
+               posterior: Callable[[int, int, int, int, float], float],
+               n: int, m: int) -> list[Bead]:
     if m not in back[n]:
         raise RuntimeError("no alignment path within the band")  # a bug, not bad input
     beads = []
     i, j = n, m
     while i or j:
-        a, b, margin = back[i][j]
-        confidence = 0.0 if not (a and b) else 1 / (1 + math.exp(
-            -(margin - params.confidence_mid) / params.confidence_scale))
+        a, b, value = back[i][j]
+        confidence = posterior(i, j, a, b, value) if a and b else 0.0
         beads.append(Bead(tuple(range(i - a, i)), tuple(range(j - b, j)), round(confidence, 4)))
         i, j = i - a, j - b
     return beads[::-1]
@@ -277,7 +342,7 @@ def _band(src: _Side, tgt: _Side, ratio: float, params: AlignParams
         return [(0, m)] * (n + 1)
     coarse_src, coarse_tgt = src.halved(tgt, params), tgt.halved(src, params)
     coarse = _search(coarse_src, coarse_tgt, ratio, _band(coarse_src, coarse_tgt, ratio, params),
-                     params, max_merge=2)
+                     params, max_merge=2, max_bead=4)
     lows = [m] * (n + 1)
     highs = [0] * (n + 1)
     i = j = 0  # corners of the coarse beads, projected to full resolution

@@ -83,3 +83,15 @@ def test_refinement_embeds_real_concatenations():
 
     align(s, t, sv, tv, embed=embed)
     assert asked and all(" " in text for text in asked)  # concatenations only
+
+
+def test_confidence_is_low_for_a_pair_that_is_no_translation():
+    # target 10 replaced by an unrelated sentence: the aligner still pairs it with
+    # source 10 (skipping both costs more), but must not be sure of that pair
+    s, t, sv, tv, gold = synthetic(20, seed=4)
+    tv = tv.copy()
+    tv[10] = unit(np.random.default_rng(9).normal(size=(1, 64)))[0]
+    beads = align(s, t, sv, tv)
+    assert [(b.src, b.tgt) for b in beads] == gold
+    assert beads[10].confidence < 0.75
+    assert min(b.confidence for k, b in enumerate(beads) if k != 10) > 0.9

@@ -58,7 +58,7 @@ _SIGNS = "ािीुूृेैोौ"
 
 #: Evidence needed: weighted words, and twice as much as any rival reading has. A word
 #: weighs by its length, as short words are easy to hit by chance: five letters or
-#: more 2, three or four 1, fewer ½.
+#: more 2, three or four 1, fewer ½; and three words, or one of four letters or more.
 MIN_EVIDENCE = 2.0
 MIN_LEAD = 2.0
 
@@ -178,6 +178,8 @@ def _best_reading(stand_in: str, words: list[str]) -> GlyphReading | None:
     rival = max((v[0] for v in votes[1:] if not set(v[3]) <= set(hits)), default=0.0)
     if weight < MIN_EVIDENCE or weight < MIN_LEAD * rival:
         return None
+    if len(set(hits.values())) < 3 and max(len(_LETTER.findall(h)) for h in hits.values()) < 4:
+        return None  # two short words alone: ``बक0`` makes बकरा, ``ब0क`` बराक
     return GlyphReading(stand_in, piece, weight, tuple(sorted(set(hits.values())))[:5])
 
 
