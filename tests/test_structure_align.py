@@ -101,6 +101,18 @@ def test_seed_000_protocol_articles_with_nested_convention_articles():
     assert parent.start < quoted.start < quoted.end <= parent.end
 
 
+def test_seed_003_hindi_articles_pair_with_english_after_repair():
+    # the Hindi headings come from a broken layer as "अअअअनननन$$ुु$$ुु छछछछ ेेददेेदद 1111":
+    # repair (fake bold, cut-off signs, glyph map) makes them "अनुच्छेद 1"
+    articles = structure("003_0e74b7595024bb83.txt")
+    expected = [PREAMBLE] + [str(n) for n in range(1, 14)]
+    assert [a.key for a in articles["hi"] if a.level == 1] == expected
+    assert [a.key for a in articles["en"] if a.level == 1] == expected
+    pairs = pair_articles(articles, "en")["hi"]
+    assert [p.key for p in pairs] == expected
+    assert pairs[5].other.heading == "अनुच्छेद 5"
+
+
 def test_final_clauses_units_and_sentences():
     articles = structure("002_9382d4ae2bbb4b06.txt")
     final = articles["en"][-1]
