@@ -94,10 +94,10 @@ class RepairConfig:
 assert [f.name for f in fields(RepairConfig)] == list(RULES), "RepairConfig must mirror RULES"
 
 
-#: Passes over a page at most: rules run again while the last pass changed something
-#: (one rule's fix can show another rule its evidence: a sign rejoined makes a word
-#: whose glyph the map can read), so repairing repaired text changes nothing.
-MAX_PASSES = 3
+#: Sweeps of all rules over a page at most: they run again while the last sweep changed
+#: something (one rule's fix can show another rule its evidence: a sign rejoined makes a
+#: word whose glyph the map can read), so repairing repaired text changes nothing.
+MAX_SWEEPS = 3
 
 
 def repair(document: IngestedDocument, config: RepairConfig | None = None) -> CleanedDocument:
@@ -108,8 +108,8 @@ def repair(document: IngestedDocument, config: RepairConfig | None = None) -> Cl
     for page in document.pages:
         text = page.text
         warnings = list(page.warnings)
-        for sweep in range(1, MAX_PASSES + 1):
-            text, page_steps = _one_pass(text, page.number, sweep, config, warnings)
+        for sweep in range(1, MAX_SWEEPS + 1):
+            text, page_steps = _sweep(text, page.number, sweep, config, warnings)
             steps.extend(page_steps)
             if not page_steps:
                 break
@@ -118,8 +118,8 @@ def repair(document: IngestedDocument, config: RepairConfig | None = None) -> Cl
                            steps=tuple(steps))
 
 
-def _one_pass(text: str, page: int, sweep: int, config: RepairConfig,
-              warnings: list[str]) -> tuple[str, list[RepairStep]]:
+def _sweep(text: str, page: int, sweep: int, config: RepairConfig,
+           warnings: list[str]) -> tuple[str, list[RepairStep]]:
     """Run the enabled rules once over ``text``; stopped rules add to ``warnings``."""
     steps: list[RepairStep] = []
     for name in config.enabled():

@@ -139,22 +139,24 @@ def join_split_words(text: str) -> str:
     out: list[str] = []
     i = 0
     while i < len(parts):
-        first = parts[i]
-        if i + 2 < len(parts) and _splits(first, parts[i + 2]):
-            out.append(shift_misplaced_signs(first + parts[i + 2]))
+        joined = _joined(parts[i], parts[i + 2]) if i + 2 < len(parts) else None
+        if joined is not None:
+            out.append(joined)
             i += 3
         else:
-            out.append(first)
+            out.append(parts[i])
             i += 1
     return "".join(out)
 
 
-def _splits(first: str, second: str) -> bool:
+def _joined(first: str, second: str) -> str | None:
+    """``first`` and ``second`` as one known word, if ``first`` is none and they make one."""
     if not (_DEVANAGARI.search(first) and _DEVANAGARI.search(second)):
-        return False
+        return None
     if _known(first.strip(_EDGE_PUNCTUATION)) or re.search(r"[,.;:!?)\]”।]$", first):
-        return False
-    return _known(shift_misplaced_signs(first + second).strip(_EDGE_PUNCTUATION))
+        return None
+    whole = shift_misplaced_signs(first + second)
+    return whole if _known(whole.strip(_EDGE_PUNCTUATION)) else None
 
 
 _EDGE_PUNCTUATION = ",.;:!?()[]\"“”‘’'।"
