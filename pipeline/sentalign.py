@@ -216,16 +216,19 @@ def _bead_types(max_merge: int, max_bead: int) -> list[tuple[int, int]]:
 
 
 def _search(src: _Side, tgt: _Side, ratio: float, band: list[tuple[int, int]],
-            params: AlignParams, max_merge: int, max_bead: int) -> list[Bead]:
+            params: AlignParams, max_merge: int, max_bead: int,
+            confidences: bool = True) -> list[Bead]:
     """Best path through the band; ``band[i]`` is the range of ``j`` allowed at row ``i``.
 
     Each bead of the path gets as confidence its posterior probability: the share, among
     all paths through the band weighted by exp(value / temperature), of those that
-    hold this very bead (forward-backward over the same lattice).
+    hold this very bead (forward-backward over the same lattice); without
+    ``confidences`` (the coarse path) every bead gets 0.
     """
     n, m = len(src.lengths), len(tgt.lengths)
     types = _bead_types(max_merge, max_bead)
-    #: edges[i][j]: the beads (a, b, value) that can end at cell (i, j)
+    #: edges[i][j]: the beads (a, b, value) that can end at cell (i, j), as confidences
+    #: weigh them
     edges: list[dict[int, list[tuple[int, int, float]]]] = [dict() for _ in range(n + 1)]
     score: list[dict[int, float]] = [dict() for _ in range(n + 1)]
     back: list[dict[int, tuple[int, int, float]]] = [dict() for _ in range(n + 1)]
@@ -255,16 +258,15 @@ def _search(src: _Side, tgt: _Side, ratio: float, band: list[tuple[int, int]],
                     value = params.skip * (a + b)
                 else:
                     value = _bead_value(src, tgt, i, j, a, b, margins[(a, b)][j], ratio, params)
-                cell.append((a, b, value))
+                # confidences weigh leaving sentences out by a value of their own
+                cell.append((a, b, value if a and b else params.confidence_skip * (a + b)))
                 if prev + value > best:
                     best, arg = prev + value, (a, b, value)
             if arg is not None:
                 row[j], row_back[j], edges[i][j] = best, arg, cell
-    # confidences weigh leaving sentences out by a value of their own
-    edges = [{j: [(a, b, v if a and b else params.confidence_skip * (a + b))
-                  for a, b, v in cell] for j, cell in row.items()} for row in edges]
-    posterior = _posteriors(edges, n, m, params.confidence_temperature)
-    return _backtrack(back, posterior, n, m)
+    if not confidences:
+        return _backtrack(back, None, n, m)
+    return _backtrack(back, _posteriors(edges, n, m, params.confidence_temperature), n, m)
 
 
 def _posteriors(edges: list[dict[int, list[tuple[int, int, float]]]], n: int, m: int,
@@ -316,7 +318,7 @@ def _bead_value(src: _Side, tgt: _Side, i: int, j: int, a: int, b: int, margin: 
 
 
 def _backtrack(back: list[dict[int, tuple[int, int, float]]],
-               posterior: Callable[[int, int, int, int, float], float],
+               posterior: Callable[[int, int, int, int, float], float] | None,
                n: int, m: int) -> list[Bead]:
     if m not in back[n]:
         raise RuntimeError("no alignment path within the band")  # a bug, not bad input
@@ -324,7 +326,7 @@ def _backtrack(back: list[dict[int, tuple[int, int, float]]],
     i, j = n, m
     while i or j:
         a, b, value = back[i][j]
-        confidence = posterior(i, j, a, b, value) if a and b else 0.0
+        confidence = posterior(i, j, a, b, value) if a and b and posterior else 0.0
         beads.append(Bead(tuple(range(i - a, i)), tuple(range(j - b, j)), round(confidence, 4)))
         i, j = i - a, j - b
     return beads[::-1]
@@ -342,7 +344,7 @@ def _band(src: _Side, tgt: _Side, ratio: float, params: AlignParams
         return [(0, m)] * (n + 1)
     coarse_src, coarse_tgt = src.halved(tgt, params), tgt.halved(src, params)
     coarse = _search(coarse_src, coarse_tgt, ratio, _band(coarse_src, coarse_tgt, ratio, params),
-                     params, max_merge=2, max_bead=4)
+                     params, max_merge=2, max_bead=4, confidences=False)
     lows = [m] * (n + 1)
     highs = [0] * (n + 1)
     i = j = 0  # corners of the coarse beads, projected to full resolution

@@ -31,6 +31,7 @@ from pipeline.lexicon import (
 
 __all__ = [
     "join_split_words",
+    "put_signs_in_place",
     "rejoin_detached_signs",
     "reorder_short_i",
     "shift_misplaced_signs",
@@ -160,3 +161,13 @@ def _joined(first: str, second: str) -> str | None:
 
 
 _EDGE_PUNCTUATION = ",.;:!?()[]\"“”‘’'।"
+
+
+def put_signs_in_place(text: str) -> str:
+    """Steps 2 and 3, then join the words a layer split: what is left once signs are
+    back with their consonants (and glyphs read).
+
+    >>> put_signs_in_place("संिवधान दशे के िलए दसू रे")
+    'संविधान देश के लिए दूसरे'
+    """
+    return join_split_words(shift_misplaced_signs(reorder_short_i(text)))

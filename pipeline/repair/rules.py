@@ -18,12 +18,7 @@ from pipeline.legacy_hindi import convert_legacy_runs
 from pipeline.lexicon import broken_devanagari, is_known, zipf
 from pipeline.repair._tables import CYRILLIC_TO_LATIN, VIETNAMESE_JUNK, WORD_CONFUSIONS
 from pipeline.repair.glyph_map import apply_glyph_map, infer_glyph_map
-from pipeline.repair.hindi_layer import (
-    join_split_words,
-    rejoin_detached_signs,
-    reorder_short_i,
-    shift_misplaced_signs,
-)
+from pipeline.repair.hindi_layer import put_signs_in_place, rejoin_detached_signs
 
 __all__ = [
     "collapse_fake_bold",
@@ -229,7 +224,7 @@ def fix_broken_devanagari(text: str) -> str:
     """
     if not _broken_hindi(text):
         return text
-    return join_split_words(shift_misplaced_signs(reorder_short_i(rejoin_detached_signs(text))))
+    return put_signs_in_place(rejoin_detached_signs(text))
 
 
 def read_broken_glyphs(text: str) -> str:
@@ -251,7 +246,7 @@ def read_broken_glyphs(text: str) -> str:
     readings = infer_glyph_map(text)
     if not readings:
         return text
-    return join_split_words(shift_misplaced_signs(reorder_short_i(apply_glyph_map(text, readings))))
+    return put_signs_in_place(apply_glyph_map(text, readings))
 
 
 # One glyph drawn four times over, or a pair drawn as X X Y Y X X Y Y.
