@@ -8,7 +8,6 @@ pypdfium2 and OCR'd with Tesseract. Every page records how it was read and why.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import logging
 import re
 import tempfile
@@ -33,15 +32,16 @@ from pipeline.lexicon import broken_devanagari
 from pipeline.parts import stitch
 from pipeline.records import IngestedDocument, Page, PageMethod, Source, SourceKind
 from pipeline.scan import read_scan
+from pipeline.textlayer import PageText, read_text_layer
 
 __all__ = [
     "PageDecision",
     "TextLayerStats",
-    "column_bounds",
     "decide_page",
     "decode_text",
     "discover",
     "doc_ids_for",
+    "horizontal_rules",
     "ingest",
     "source_for",
     "text_in_reading_order",
@@ -432,8 +432,10 @@ def _read_pdf_page(
 ) -> Page | _OcrJob:
     """Read a page from its text layer, or rasterize it and return the OCR job."""
     number = index + 1
-    text, columns = text_in_reading_order(plumber_page.dedupe_chars())
-    stats = _text_layer_stats(plumber_page, text, settings)
+    reading = text_in_reading_order(plumber_page)
+    text, columns = reading.text, reading.columns
+    stats = _text_layer_stats(plumber_page, reading, settings)
+    plumber_page.close()  # its parsed objects are no longer needed
     decision = decide_page(stats, settings)
     if decision.method == "legacy-font":
         converted = convert_legacy_text(text)
@@ -451,7 +453,9 @@ def _read_pdf_page(
              "OCR" if decision.ocr else "text layer", decision.reason)
     if not decision.ocr:
         reason = decision.reason + (f", read column by column ({columns} columns)"
-                                    if columns > 1 else "")
+                                    if columns > 1 else "") + (
+            f"; {reading.diagonal} characters drawn on a diagonal (a watermark) left out"
+            if reading.diagonal else "")
         return Page(number=number, method="text-layer", reason=reason, text=text)
     pixels = float(plumber_page.width * plumber_page.height) * (settings.ocr_dpi / 72) ** 2
     if pixels > settings.max_raster_pixels:
@@ -464,57 +468,33 @@ def _read_pdf_page(
     return _OcrJob(number, image, decision.reason, hint)
 
 
-def column_bounds(words: list[dict[str, Any]], width: float) -> list[tuple[float, float]]:
-    """The x ranges of a page's text columns, found from the gutters between them.
+def text_in_reading_order(page: pdfplumber.page.Page) -> PageText:
+    """A text-layer page's text in reading order (see :mod:`pipeline.textlayer`).
 
-    A gutter is a vertical strip at least 6 pt wide, away from the page edges, that
-    almost no word crosses (a few full-width lines such as running heads may).
-
-    >>> column = [{"x0": x, "x1": x + 150, "top": t} for t in range(80) for x in (40, 260)]
-    >>> column_bounds(column, 450)
-    [(0, 226.0), (226.0, 450)]
-    >>> column_bounds([{"x0": 40, "x1": 410, "top": t} for t in range(80)], 450)
-    [(0, 450)]
+    Gazettes print two or three columns, with titles, summaries and tables across
+    them; pdfplumber alone reads across the columns line by line.
     """
-    lines = len({round(float(w["top"])) for w in words})
-    if lines < 10:
-        return [(0, width)]
-    step = 2.0
-    cover = [0] * (int(width / step) + 1)
-    for word in words:
-        for index in range(int(float(word["x0"]) / step),
-                           min(len(cover), int(float(word["x1"]) / step) + 1)):
-            cover[index] += 1
-    limit = max(2, 0.05 * lines)
-    low, high = int(0.15 * len(cover)), int(0.85 * len(cover))
-    gutters, start = [], None
-    for index in range(low, high + 1):
-        empty = index < high and cover[index] <= limit
-        if empty and start is None:
-            start = index
-        elif not empty and start is not None:
-            if (index - start) * step >= 6:
-                gutters.append((start + index) / 2 * step)
-            start = None
-    edges = [0, *gutters, width]
-    return list(itertools.pairwise(edges))
+    return read_text_layer(page.chars, float(page.width), float(page.height),
+                           horizontal_rules(page))
 
 
-def text_in_reading_order(page: pdfplumber.page.Page) -> tuple[str, int]:
-    """A text-layer page's text, column by column from left to right, and its columns.
+def horizontal_rules(page: pdfplumber.page.Page) -> list[tuple[float, float, float]]:
+    """The page's horizontal ruled lines as ``(x0, x1, y)``, touching pieces joined
+    (a table draws each cell's border on its own)."""
+    pieces = sorted((round(float(edge["top"])), float(edge["x0"]), float(edge["x1"]))
+                    for edge in page.horizontal_edges)
+    rules: list[tuple[float, float, float]] = []
+    for y, x0, x1 in pieces:
+        if rules and rules[-1][2] == y and x0 <= rules[-1][1] + 1:
+            rules[-1] = (rules[-1][0], max(rules[-1][1], x1), y)
+        else:
+            rules.append((x0, x1, y))
+    return rules
 
-    Gazettes print two or three columns; pdfplumber alone reads across them line by line.
-    """
-    bounds = column_bounds(page.extract_words(), float(page.width))
-    if len(bounds) == 1:
-        return page.extract_text() or "", 1
-    parts = [page.crop((x0, 0, x1, float(page.height)), strict=False).extract_text() or ""
-             for x0, x1 in bounds]
-    return "\n\n".join(part for part in parts if part.strip()), len(bounds)
 
-
-def _text_layer_stats(page: pdfplumber.page.Page, text: str,
+def _text_layer_stats(page: pdfplumber.page.Page, reading: PageText,
                       settings: Settings) -> TextLayerStats:
+    text = reading.text
     area = float(page.width * page.height) or 1.0
     covered = sum(
         max(0.0, float(min(im["x1"], page.width) - max(im["x0"], 0)))
@@ -523,9 +503,10 @@ def _text_layer_stats(page: pdfplumber.page.Page, text: str,
     )
     devanagari, broken = broken_devanagari(text)
     latin = tuple(lang for lang in settings.languages if lang != "hi")
-    legacy_fonts = {c["fontname"] for c in page.chars if _LEGACY_FONT.search(c["fontname"])}
+    legacy_fonts = {font for font in {c["fontname"] for c in reading.chars}
+                    if _LEGACY_FONT.search(font)}
     return TextLayerStats(
-        chars=len(page.chars),
+        chars=len(reading.chars),
         words=len(text.split()),
         cid_tokens=len(_CID.findall(text)),
         image_coverage=round(min(covered / area, 1.0), 2),

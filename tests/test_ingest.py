@@ -146,9 +146,33 @@ def test_a_three_column_gazette_page_is_read_column_by_column(shared: Path):
     """DOU page 2: pdfplumber alone interleaves the columns' lines."""
     with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
         page = pdf.pages[1]
-        text, columns = text_in_reading_order(page.dedupe_chars())
+        reading = text_in_reading_order(page)
         interleaved = page.extract_text()
-    assert columns == 3
+    assert reading.columns == 3
+    text = reading.text
     sentence = "O ADVOGADO-GERAL DA UNIÃO, no uso das atri-\nbuições que lhe conferem"
     assert sentence in text and sentence not in interleaved
     assert text.index("PORTARIA No- 360") < text.index("CAPÍTULO IV")
+    # the diagonal watermark is left out, not scattered through the lines
+    assert reading.diagonal > 0 and "\nC\nO\nM" not in text
+
+
+def test_a_block_across_the_columns_is_read_after_them_and_whole(shared: Path):
+    """DOU page 9: three columns, then an act and its table across the whole page."""
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        text = text_in_reading_order(pdf.pages[8]).text
+    # column 1 runs into its next act before column 2 starts, and column 3 ends
+    # before the act printed across the page
+    assert text.index("PORTARIA Nº 841") < text.index("PORTARIA Nº 2.049")
+    assert text.index("NILVA CELESTINA DO CARMO") < text.index("PORTARIA Nº 563")
+    # lines of the block across the page are whole lines, not cut at the gutters
+    assert ("A SECRETÁRIA DE REGULAÇÃO E SUPERVISÃO DA EDUCAÇÃO SUPERIOR, no uso da "
+            "atribuição que lhe confere o pelo Decreto nº 7.690") in text
+
+
+def test_tables_inside_columns_are_read_row_by_row(shared: Path):
+    """DOU page 16: two-column tables (name, number) inside each of three columns."""
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        text = text_in_reading_order(pdf.pages[15]).text
+    for row in ("REDE FORTE 9", "REFRI PET 4", "SARANDI AGUA TONICA 25"):
+        assert row in text.splitlines()

@@ -166,7 +166,7 @@ def test_dou_heads_and_margin_notes_are_removed(shared: Path):
     from pipeline.ingest import text_in_reading_order
 
     with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
-        text = "\n\n".join(text_in_reading_order(pdf.pages[i].dedupe_chars())[0]
+        text = "\n\n".join(text_in_reading_order(pdf.pages[i]).text
                            for i in range(1, 12))
     repaired = remove_running_heads(text)
     assert text.count("ISSN 1677-7042") == 11 and "ISSN 1677-7042" not in repaired

@@ -1,0 +1,170 @@
+"""Edition benchmark: a whole gazette edition's text layer, read by gazette and by plain pdfplumber.
+
+The unit of work is a whole edition, the 140-page Diário Oficial da União section 1 of
+1 October 2014 (``brazil-pdfs/DOUS1a.pdf``; mostly three columns, with tables and titles
+across them). In one script, on the same file:
+
+* **speed** — CPU and wall time of ``pipeline.ingest`` (the page decision, fake-bold
+  de-duplication, layout analysis, page workers) against plain pdfplumber
+  ``page.extract_text()`` on every page in one process (CPU time includes the page
+  workers');
+* **hyphenation** — every line that ends in a hyphen between lower-case letters is
+  rejoined; the join should be a word: known to wordfreq (pt, en), or, second figure,
+  also found unbroken elsewhere in the edition (names and terms wordfreq lacks), or a
+  hyphenated compound the edition also prints unbroken (``quarta-feira``);
+* **reading order** — the word bigrams of each page against the page's *content stream
+  order* (the order the publisher's software drew the text: for this edition, checked
+  by eye on pages 2, 10, 50 and 100, it is the reading order — column by column, tables
+  row by row, with the running heads and margin notes first), split into lines where
+  the stream jumps. Agreement = shared bigrams / bigrams of the reference. Pages below
+  95 % are listed.
+
+Usage::
+
+    .venv/bin/python bench/edition_bench.py --shared ../shared [--pdf FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import re
+import resource
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import pdfplumber
+from pdfplumber.utils import extract_text
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pipeline.config import Settings  # noqa: E402
+from pipeline.ingest import ingest, source_for  # noqa: E402
+from pipeline.lexicon import is_known  # noqa: E402
+from pipeline.textlayer import dedupe_chars, split_by_orientation  # noqa: E402
+
+HYPHEN_BREAK = re.compile(r"([^\W\d_]+)-\n([^\W\d_]+)")
+WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+def cpu() -> float:
+    """CPU seconds of this process and its finished children."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def plain(path: Path) -> tuple[list[str], float, float]:
+    started, wall = cpu(), time.monotonic()
+    texts = []
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            texts.append(page.extract_text() or "")
+            page.close()
+    return texts, cpu() - started, time.monotonic() - wall
+
+
+def gazette(path: Path) -> tuple[list[str], float, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings.for_root(Path(tmp))
+        started, wall = cpu(), time.monotonic()
+        document = ingest(source_for(path), settings)
+        return ([page.text for page in document.pages], cpu() - started,
+                time.monotonic() - wall)
+
+
+def stream_order(path: Path) -> list[str]:
+    """Each page's text in content stream order, a line wherever the stream jumps."""
+    pages = []
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            chars = dedupe_chars(split_by_orientation(page.chars)[0])
+            lines, line = [], []
+            for char in chars:
+                if line and (abs(char["top"] - line[-1]["top"]) > 2
+                             or char["x0"] < line[-1]["x0"] - 1):
+                    lines.append(extract_text(line))
+                    line = []
+                line.append(char)
+            lines.append(extract_text(line) if line else "")
+            pages.append("\n".join(lines))
+            page.close()
+    return pages
+
+
+def bigrams(text: str) -> Counter[tuple[str, str]]:
+    tokens = text.split()
+    return Counter(itertools.pairwise(tokens))
+
+
+def agreement(text: str, reference: str) -> float:
+    ours, theirs = bigrams(text), bigrams(reference)
+    return sum((ours & theirs).values()) / max(1, sum(theirs.values()))
+
+
+def hyphenation(texts: list[str], vocabulary: set[str]) -> tuple[int, int, int]:
+    """Line-end hyphenations between lower-case letters: total, rejoined into a word
+    wordfreq knows, and into a word wordfreq or the edition knows."""
+    total = known = edition = 0
+    for text in texts:
+        for match in HYPHEN_BREAK.finditer(text):
+            head, tail = match.groups()
+            if not (head[-1].islower() and tail[0].islower()):
+                continue
+            total += 1
+            joined = head + tail
+            if is_known(joined, ("pt", "en")):
+                known += 1
+                edition += 1
+            elif joined.lower() in vocabulary or f"{head}-{tail}".lower() in vocabulary:
+                edition += 1
+    return total, known, edition
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    parser.add_argument("--pdf", type=Path, help="another edition (default: the DOU)")
+    args = parser.parse_args()
+    path = args.pdf or args.shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf"
+
+    reference = stream_order(path)
+    ours, ours_cpu, ours_wall = gazette(path)
+    theirs, theirs_cpu, theirs_wall = plain(path)
+    # Words printed unbroken anywhere in the edition (a line-end hyphen breaks a word).
+    vocabulary = {word.lower() for text in reference
+                  for word in WORD.findall(re.sub(r"-\n", "", text))}
+
+    print(f"{path.name}: {len(ours)} pages")
+    print()
+    print("| reader | CPU time | wall time | CPU ratio to plain |")
+    print("|---|---:|---:|---:|")
+    print(f"| plain pdfplumber `extract_text()` | {theirs_cpu:.1f} s | {theirs_wall:.1f} s "
+          "| 1.00 |")
+    print(f"| gazette `ingest` | {ours_cpu:.1f} s | {ours_wall:.1f} s | "
+          f"{ours_cpu / theirs_cpu:.2f} |")
+    print()
+    print("| reader | line-end hyphenations | rejoin into a wordfreq word | "
+          "… or a word of the edition | bigram agreement with stream order |")
+    print("|---|---:|---:|---:|---:|")
+    for name, texts in (("plain pdfplumber", theirs), ("gazette", ours)):
+        total, known, edition = hyphenation(texts, vocabulary)
+        shared = sum(sum((bigrams(t) & bigrams(r)).values())
+                     for t, r in zip(texts, reference, strict=True))
+        whole = sum(sum(bigrams(r).values()) for r in reference)
+        print(f"| {name} | {total} | {known / total:.1%} | {edition / total:.1%} | "
+              f"{shared / whole:.1%} |")
+    low = [(number, agreement(text, ref)) for number, (text, ref)
+           in enumerate(zip(ours, reference, strict=True), start=1)]
+    low = [(number, score) for number, score in low if score < 0.95]
+    print()
+    print("gazette pages under 95 % bigram agreement: "
+          + (", ".join(f"{n} ({s:.0%})" for n, s in low) or "none"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,339 @@
+"""Reading a PDF page's text layer in reading order, in time linear in its characters.
+
+pdfplumber parses the page into characters; everything after that is done here:
+
+1. **Orientation.** Characters drawn on a diagonal (a watermark such as the DOU's
+   ``COMERCIALIZAÇÃO PROIBIDA POR TERCEIROS``) are left out and counted; characters
+   turned a quarter or half turn (margin notes) are read after the page's body.
+2. **Fake bold.** A character drawn again at (nearly) the same place, as printers make
+   bold, is kept once (:func:`dedupe_chars`; pdfplumber's own ``dedupe_chars`` sorts
+   with ``list.index`` and is quadratic in the page's characters).
+3. **Layout** (:func:`reading_order`). The page is cut recursively, like an XY-cut,
+   on an occupancy grid of 2 pt cells. A region's *gutters* are strips at least 6 pt
+   wide that stay empty over long runs (24 pt) in many of its rows and cut it into
+   columns no narrower than 18 % of it. Rows that keep every gutter are columns, read
+   left to right; where rows cross gutters — a title, summary or table laid across
+   the columns — the region is cut into bands, read top to bottom, and each band is
+   cut again. Horizontal ruled lines are drawn into the grid: a table's rules break
+   the white space between its cells, so a table is read row by row.
+4. **Lines.** Each region's characters become lines with pdfplumber's own text
+   assembly (``extract_text``), as a plain ``page.extract_text()`` would read them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from pdfplumber.utils import extract_text
+
+__all__ = ["PageText", "Region", "dedupe_chars", "read_text_layer", "reading_order",
+           "split_by_orientation"]
+
+#: Side of a cell of the occupancy grid, in points.
+CELL = 2.0
+#: A gutter between columns is at least this wide (points).
+MIN_GUTTER = 6.0
+#: Where the column structure changes, a gutter is one that stays empty this tall (points).
+MIN_GUTTER_RUN = 24.0
+#: Each column of a split is at least this share of its region's text width; narrower
+#: "columns" are the cells of a table, read row by row.
+MIN_COLUMN_SHARE = 0.18
+#: A gutter is empty over long runs in at least this share of its region's rows.
+MIN_GUTTER_ROWS = 0.3
+#: Two characters with the same text and font within this distance (points) are one.
+DEDUPE_TOLERANCE = 1.0
+#: Recursion limit of the cuts (a page has a handful of levels).
+MAX_DEPTH = 12
+
+Char = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Region:
+    """A rectangle of the page (points) whose text is read as one block of lines."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+
+@dataclass(frozen=True)
+class PageText:
+    """The text of a text-layer page in reading order and how it was found."""
+
+    text: str
+    #: Characters after fake-bold de-duplication (the body's, not diagonal ones).
+    chars: tuple[Char, ...]
+    #: The regions of the body, in reading order.
+    regions: tuple[Region, ...]
+    #: Most regions side by side anywhere on the page: its columns.
+    columns: int
+    #: Characters drawn on a diagonal (a watermark), left out.
+    diagonal: int
+    #: Characters turned a quarter or half turn, read after the body.
+    turned: int
+
+
+def read_text_layer(chars: Sequence[Char], width: float, height: float,
+                    rules: Sequence[tuple[float, float, float]] = ()) -> PageText:
+    """Read a page from pdfplumber's characters (``page.chars``) in reading order.
+
+    ``rules`` are the page's horizontal ruled lines as ``(x0, x1, y)`` (from
+    ``page.edges``), which mark tables.
+
+    >>> def line(text, x, top):
+    ...     return [{"text": ch, "x0": x + 5 * i, "x1": x + 5 * i + 4.5, "top": top,
+    ...              "bottom": top + 8, "fontname": "F", "size": 8, "upright": True,
+    ...              "matrix": (8, 0, 0, 8, 0, 0), "doctop": top}
+    ...             for i, ch in enumerate(text)]
+    >>> left = [c for n in range(12) for c in line(f"left{n:02d}", 20, 20 + 10 * n)]
+    >>> right = [c for n in range(12) for c in line(f"right{n:02d}", 120, 20 + 10 * n)]
+    >>> page = read_text_layer(left + right, 200, 200)
+    >>> page.text.split()[:2], page.text.split()[12], page.columns
+    (['left00', 'left01'], 'right00', 2)
+    """
+    body, turned, diagonal = split_by_orientation(chars)
+    body = dedupe_chars(body)
+    regions = reading_order(body, width, height, rules)
+    parts = [extract_text(list(members)) for _, members in regions]
+    if turned:
+        parts.append(extract_text(dedupe_chars(turned)))
+    text = "\n\n".join(part for part in parts if part.strip())
+    columns = max((_side_by_side(region, [r for r, _ in regions]) for region, _ in regions),
+                  default=1)
+    return PageText(text=text, chars=tuple(body), regions=tuple(r for r, _ in regions),
+                    columns=columns, diagonal=diagonal, turned=len(turned))
+
+
+def split_by_orientation(chars: Sequence[Char]) -> tuple[list[Char], list[Char], int]:
+    """Split characters into upright ones, turned ones (90°, 180°, 270°), and a count
+    of diagonal ones, from each character's text matrix."""
+    body: list[Char] = []
+    turned: list[Char] = []
+    diagonal = 0
+    for char in chars:
+        a, b = char["matrix"][0], char["matrix"][1]
+        angle = math.degrees(math.atan2(b, a)) % 90
+        if min(angle, 90 - angle) > 1.0:
+            diagonal += 1
+        elif abs(b) > abs(a) or a < 0:  # a quarter or half turn
+            turned.append(char)
+        else:
+            body.append(char)
+    return body, turned, diagonal
+
+
+def dedupe_chars(chars: Sequence[Char], tolerance: float = DEDUPE_TOLERANCE) -> list[Char]:
+    """Drop characters drawn again at (nearly) the same place: printers' fake bold.
+
+    Two characters are one if they have the same text, font and size and their left
+    edges and tops are within ``tolerance`` points; the first drawn is kept, and the
+    order is kept. Linear in the characters (a grid of ``tolerance``-sized cells).
+
+    >>> c = {"text": "A", "fontname": "F", "size": 9, "upright": True}
+    >>> chars = [dict(c, x0=10.0, doctop=5.0), dict(c, x0=10.3, doctop=5.2),
+    ...          dict(c, x0=30.0, doctop=5.0)]
+    >>> [ch["x0"] for ch in dedupe_chars(chars)]
+    [10.0, 30.0]
+    """
+    # Cells twice the tolerance wide: a duplicate lies in the character's own cell or in
+    # the neighbouring one on the side it is nearer to, in each direction.
+    size = 2 * tolerance
+    idents: dict[tuple[Any, ...], int] = {}
+    seen: dict[tuple[int, int, int], list[tuple[float, float]]] = {}
+    kept: list[Char] = []
+    for char in chars:
+        ident = idents.setdefault(
+            (char["text"], char["fontname"], char["size"], char["upright"]), len(idents))
+        x, y = char["x0"], char["doctop"]
+        fx, fy = x / size, y / size
+        cx, cy = math.floor(fx), math.floor(fy)
+        nx = cx + 1 if fx - cx > 0.5 else cx - 1
+        ny = cy + 1 if fy - cy > 0.5 else cy - 1
+        if not any(abs(ox - x) <= tolerance and abs(oy - y) <= tolerance
+                   for cell in ((ident, cx, cy), (ident, nx, cy), (ident, cx, ny),
+                                (ident, nx, ny))
+                   for ox, oy in seen.get(cell, ())):
+            kept.append(char)
+        seen.setdefault((ident, cx, cy), []).append((x, y))
+    return kept
+
+
+def reading_order(chars: Sequence[Char], width: float, height: float,
+                  rules: Sequence[tuple[float, float, float]] = ()
+                  ) -> list[tuple[Region, list[Char]]]:
+    """Cut the page into regions in reading order, each with its characters.
+
+    See the module docstring for the cuts. A character belongs to the region that
+    holds its centre.
+    """
+    ink = [c for c in chars if c["text"].strip()]
+    if not ink:
+        return [(Region(0, 0, width, height), list(chars))] if chars else []
+    grid = _Grid(ink, width, height, rules)
+    leaves: list[tuple[int, int, int, int, np.ndarray]] = []
+    grid.cut(np.arange(len(ink)), 0, leaves)
+    # White space characters go with the region of the nearest ink before them.
+    owner = np.empty(len(ink), dtype=np.int64)
+    for number, (*_, members) in enumerate(leaves):
+        owner[members] = number
+    groups: list[list[Char]] = [[] for _ in leaves]
+    index, last = 0, 0
+    for char in chars:
+        if char["text"].strip():
+            last = int(owner[index])
+            index += 1
+        groups[last].append(char)
+    return [(Region(x0 * CELL, y0 * CELL, x1 * CELL, y1 * CELL), group)
+            for (x0, y0, x1, y1, _), group in zip(leaves, groups, strict=True)]
+
+
+def _side_by_side(region: Region, regions: list[Region]) -> int:
+    """How many regions share some height with ``region`` (itself included)."""
+    return sum(1 for other in regions
+               if other.top < region.bottom and region.top < other.bottom)
+
+
+class _Grid:
+    """The characters' boxes in grid cells, and the recursive cuts over them."""
+
+    def __init__(self, ink: Sequence[Char], width: float, height: float,
+                 rules: Sequence[tuple[float, float, float]]) -> None:
+        self.nx = max(1, math.ceil(width / CELL))
+        self.ny = max(1, math.ceil(height / CELL))
+        box = np.array([(c["x0"], c["x1"], c["top"], c["bottom"]) for c in ink], dtype=float)
+        # Shrink each box a little so that touching neighbours do not fill a gap.
+        self.left = np.clip(np.floor((box[:, 0] + 0.25) / CELL), 0, self.nx - 1).astype(int)
+        self.right = np.clip(np.ceil((box[:, 1] - 0.25) / CELL), 1, self.nx).astype(int)
+        self.right = np.maximum(self.right, self.left + 1)
+        self.top = np.clip(np.floor((box[:, 2] + 0.5) / CELL), 0, self.ny - 1).astype(int)
+        self.bottom = np.clip(np.ceil((box[:, 3] - 0.5) / CELL), 1, self.ny).astype(int)
+        self.bottom = np.maximum(self.bottom, self.top + 1)
+        self.cx = (box[:, 0] + box[:, 1]) / 2 / CELL
+        self.cy = (box[:, 2] + box[:, 3]) / 2 / CELL
+        self.rules = [(x0 / CELL, x1 / CELL, y / CELL) for x0, x1, y in rules]
+
+    def occupancy(self, members: np.ndarray) -> np.ndarray:
+        """A boolean (rows × columns) grid, true where a member's box lies."""
+        diff = np.zeros((self.ny + 1, self.nx + 1), dtype=np.int32)
+        left, right = self.left[members], self.right[members]
+        top, bottom = self.top[members], self.bottom[members]
+        np.add.at(diff, (top, left), 1)
+        np.add.at(diff, (top, right), -1)
+        np.add.at(diff, (bottom, left), -1)
+        np.add.at(diff, (bottom, right), 1)
+        return diff.cumsum(axis=0).cumsum(axis=1)[:self.ny, :self.nx] > 0
+
+    def cut(self, members: np.ndarray, depth: int,
+            leaves: list[tuple[int, int, int, int, np.ndarray]]) -> None:
+        """Cut the region of ``members`` into columns and bands, or make it a leaf."""
+        occupied = self.occupancy(members)
+        rows = np.flatnonzero(occupied.any(axis=1))
+        cols = np.flatnonzero(occupied.any(axis=0))
+        x0, x1, y0, y1 = int(cols[0]), int(cols[-1]) + 1, int(rows[0]), int(rows[-1]) + 1
+        region = occupied[y0:y1, x0:x1]
+        self._rule(region, x0, y0)
+        gutters = _gutters(region) if depth < MAX_DEPTH else []
+        if not gutters:
+            leaves.append((x0, y0, x1, y1, members))
+            return
+        bands = _bands(region, gutters)
+        if len(bands) == 1:
+            kept = [x0 + (start + end) / 2 for (start, end), crossed
+                    in zip(gutters, bands[0][1], strict=True) if not crossed]
+            if not kept:
+                leaves.append((x0, y0, x1, y1, members))
+                return
+            for part in self._split(members, self.cx, [x0, *kept, x1]):
+                self.cut(part, depth + 1, leaves)
+            return
+        for part in self._split(members, self.cy, [y0 + row for row, _ in bands] + [y1]):
+            self.cut(part, depth + 1, leaves)
+
+    def _rule(self, region: np.ndarray, x0: int, y0: int) -> None:
+        """Draw the ruled lines inside a region into its grid: a table's rules break
+        the white space between its cells, so its cells are not taken for columns."""
+        height, width = region.shape
+        for left, right, y in self.rules:
+            row = int(y) - y0
+            start, end = max(0, int(left) - x0), min(width, math.ceil(right) - x0)
+            if 0 <= row < height and start < end:
+                region[row, start:end] = True
+
+    @staticmethod
+    def _split(members: np.ndarray, centres: np.ndarray, edges: Sequence[float]
+               ) -> list[np.ndarray]:
+        """The members whose centres fall between each pair of consecutive inner edges."""
+        bounds = [-math.inf, *edges[1:-1], math.inf]
+        parts = [members[(centres[members] >= low) & (centres[members] < high)]
+                 for low, high in itertools.pairwise(bounds)]
+        return [part for part in parts if len(part)]
+
+
+def _gutters(occupied: np.ndarray) -> list[tuple[int, int]]:
+    """The gutters of a region: strips of grid columns, at least ``MIN_GUTTER`` wide,
+    empty over long runs (``MIN_GUTTER_RUN``) in many of its rows, that cut it into
+    columns no narrower than ``MIN_COLUMN_SHARE`` of its width (strongest first)."""
+    height, width = occupied.shape
+    run = max(1, round(MIN_GUTTER_RUN / CELL))
+    if height < run:
+        return []
+    text_rows = occupied.any(axis=1)
+    share = _in_long_empty_run(occupied, run)[text_rows].mean(axis=0)
+    candidates = [(start + a, start + b)
+                  for start, end in _runs(share >= MIN_GUTTER_ROWS)
+                  # the core of a wide empty stretch: where it is empty most often
+                  for a, b in _runs(share[start:end] >= 0.9 * share[start:end].max())
+                  if b - a >= MIN_GUTTER / CELL and start + a > 0 and start + b < width]
+    chosen: list[tuple[int, int]] = []
+    for start, end in sorted(candidates, key=lambda c: -float(share[c[0]:c[1]].mean())):
+        trial = sorted([*chosen, (start, end)])
+        edges = [0, *((a + b) / 2 for a, b in trial), width]
+        if min(b - a for a, b in itertools.pairwise(edges)) >= MIN_COLUMN_SHARE * width:
+            chosen = trial
+    return chosen
+
+
+def _bands(occupied: np.ndarray, gutters: list[tuple[int, int]]
+           ) -> list[tuple[int, tuple[bool, ...]]]:
+    """Runs of rows that cross the same gutters: each run's first row and which gutters
+    its rows cross (a title, summary or table row laid across the columns fills them)."""
+    crossing = np.stack([occupied[:, start:end].mean(axis=1) >= 0.5
+                         for start, end in gutters], axis=1)
+    bands: list[tuple[int, tuple[bool, ...]]] = []
+    for row in np.flatnonzero(occupied.any(axis=1)):
+        signature = tuple(bool(flag) for flag in crossing[row])
+        if not bands or bands[-1][1] != signature:
+            bands.append((int(row), signature))
+    return bands
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """The ``[start, end)`` runs of true values.
+
+    >>> _runs(np.array([0, 1, 1, 0, 1], dtype=bool))
+    [(1, 3), (4, 5)]
+    """
+    padded = np.concatenate(([False], flags, [False])).astype(np.int8)
+    change = np.flatnonzero(np.diff(padded))
+    return [(int(a), int(b)) for a, b in zip(change[::2], change[1::2], strict=True)]
+
+
+def _in_long_empty_run(occupied: np.ndarray, run: int) -> np.ndarray:
+    """True where a cell lies in a vertical run of at least ``run`` empty cells."""
+    height = occupied.shape[0]
+    filled = np.vstack([np.zeros((1, occupied.shape[1]), dtype=np.int32),
+                        occupied.cumsum(axis=0, dtype=np.int32)])
+    window_empty = (filled[run:] - filled[:-run]) == 0  # window starting at each row
+    starts = np.vstack([np.zeros((1, occupied.shape[1]), dtype=np.int32),
+                        window_empty.cumsum(axis=0, dtype=np.int32)])
+    rows = np.arange(height)
+    first = np.clip(rows - run + 1, 0, window_empty.shape[0])
+    last = np.clip(rows + 1, 0, window_empty.shape[0])
+    return (starts[last] - starts[first]) > 0
