@@ -22,7 +22,7 @@ __all__ = [
 
 #: Bumped whenever a stage's output for the same input can change; a document whose
 #: content hash and pipeline version are unchanged is not processed again.
-PIPELINE_VERSION = "0.3.0"
+PIPELINE_VERSION = "0.4.0"
 
 #: Where ``gazette model build`` puts the embedding model unless told otherwise.
 DEFAULT_MODEL_DIR = Path(os.environ.get(
@@ -82,9 +82,9 @@ class Settings:
     regional_tags: bool = True
     #: Rasterization resolution for OCR.
     ocr_dpi: int = 300
-    #: Tesseract packs for the first reading of a Latin-script scanned page (a
-    #: Devanagari page is read with ``Devanagari+eng``, a Swedish one again with
-    #: ``swe+eng``; see :mod:`pipeline.scan`).
+    #: Tesseract packs for scanned pages whose language the probe of their document
+    #: cannot tell (a document in one language is read with its single pack: ``por``,
+    #: ``eng``, ``swe``, ``Devanagari``; see :mod:`pipeline.scan`).
     ocr_languages: str = "eng+por"
     #: A page that would rasterize to more pixels than this is recorded as failed, not
     #: rendered (an A4 page at 300 dpi has 8.7 million; a decompression bomb billions).

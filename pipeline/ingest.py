@@ -11,6 +11,7 @@ import hashlib
 import logging
 import re
 import tempfile
+import threading
 import time
 import unicodedata
 from collections.abc import Callable
@@ -31,7 +32,7 @@ from pipeline.legacy_hindi import conversion_quality, convert_legacy_text
 from pipeline.lexicon import broken_devanagari
 from pipeline.parts import stitch
 from pipeline.records import IngestedDocument, Page, PageMethod, Source, SourceKind
-from pipeline.scan import read_scan
+from pipeline.scan import probe_pack, read_scan
 from pipeline.textlayer import PageText, read_text_layer
 
 __all__ = [
@@ -365,13 +366,34 @@ def _read_pdf(path: Path, settings: Settings) -> list[Page]:
                 raise InputError("the PDF has no pages")
             # Text-layer pages are read here, one by one (pdfium is not thread-safe);
             # a page to OCR comes back as a job.
-            read = [_guarded(path.name, index + 1, partial(
-                        _read_pdf_page, readable, index, page, settings, Path(tmp)))
+            progress = _Progress(path.name, len(pdf.pages))
+            read = [progress.advance(_guarded(path.name, index + 1, partial(
+                        _read_pdf_page, readable, index, page, settings, Path(tmp))))
                     for index, page in enumerate(pdf.pages)]
-            done = _run_ocr_jobs(path.name, read, settings)
+            done = _run_ocr_jobs(path.name, read, settings, progress)
     if warnings:
         done[0] = replace(done[0], warnings=warnings + done[0].warnings)
     return done
+
+
+class _Progress:
+    """Logs how many of a document's pages are read, every tenth of them and at the end."""
+
+    def __init__(self, name: str, total: int) -> None:
+        self.name, self.total, self.done = name, total, 0
+        self.started = time.monotonic()
+        self.step = max(1, total // 10)
+        self.lock = threading.Lock()
+
+    def advance(self, item: Any) -> Any:
+        """Count ``item`` as read if it is a page (not an OCR job still to run)."""
+        if isinstance(item, Page):
+            with self.lock:
+                self.done += 1
+                if self.done % self.step == 0 or self.done == self.total:
+                    log.info("%s: %d of %d pages read (%.0f s)", self.name, self.done,
+                             self.total, time.monotonic() - self.started)
+        return item
 
 
 def _guarded(name: str, number: int, read: Callable[[], Any]) -> Any:
@@ -393,9 +415,9 @@ class _OcrJob:
     reason: str
     script_hint: str | None
 
-    def run(self, settings: Settings, start_pack: str | None) -> Page:
+    def run(self, settings: Settings, start_pack: str | None, why: str) -> Page:
         started = time.monotonic()
-        result = read_scan(self.image, settings, self.script_hint, start_pack)
+        result = read_scan(self.image, settings, self.script_hint, start_pack, why)
         log.info("page %d: OCR'd %d words in %.1f s, mean confidence %s", self.number,
                  result.words, time.monotonic() - started, result.confidence)
         return Page(number=self.number, method="ocr",
@@ -405,25 +427,26 @@ class _OcrJob:
                     words=result.word_confidences)
 
 
-def _run_ocr_jobs(name: str, read: list[Page | _OcrJob], settings: Settings) -> list[Page]:
+def _run_ocr_jobs(name: str, read: list[Page | _OcrJob], settings: Settings,
+                  progress: _Progress) -> list[Page]:
     """OCR the pages that need it, ``Settings.ocr_workers`` at a time.
 
-    The first pages (one per worker) start with ``Settings.ocr_languages``; the pack
-    the first of them ended with (``swe+eng`` for a Swedish decree, ``Devanagari+eng``
-    for a Hindi one) is where the other pages start, so a document in one language is
-    read about once per page, not two or three times. A page that reads badly with
-    it, or is in another language, is still read again with its own pack.
+    The document's pack is decided once, from a strip of its first page to OCR that
+    has no script from its text layer (:func:`pipeline.scan.probe_pack`), so each page
+    is read once with one pack. A page that reads badly with it, or is in another
+    language, is still read again with its own pack.
     """
     jobs = [item for item in read if isinstance(item, _OcrJob)]
     pages = {item.number: item for item in read if isinstance(item, Page)}
+    start_pack, why = None, ""
+    unhinted = next((job for job in jobs if job.script_hint is None), None)
+    if unhinted is not None:
+        start_pack, why = probe_pack(unhinted.image, settings)
+        log.info("%s: scanned pages read with %s (%s)", name, start_pack, why)
     with ThreadPoolExecutor(max_workers=settings.ocr_workers) as pool:
-        def run(batch: list[_OcrJob], start_pack: str | None) -> list[Page]:
-            return list(pool.map(lambda job: _guarded(
-                name, job.number, partial(job.run, settings, start_pack)), batch))
-
-        opening = run(jobs[:settings.ocr_workers], None)
-        rest = run(jobs[settings.ocr_workers:], opening[0].ocr_languages if opening else None)
-    pages.update((page.number, page) for page in opening + rest)
+        done = list(pool.map(lambda job: progress.advance(_guarded(
+            name, job.number, partial(job.run, settings, start_pack, why))), jobs))
+    pages.update((page.number, page) for page in done)
     return [pages[number] for number in sorted(pages)]
 
 

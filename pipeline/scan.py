@@ -1,21 +1,24 @@
 """Reading a scanned page: deskew, denoise, script, orientation, the right language pack.
 
-:func:`read_scan` is the OCR path for one page image, in steps that each log what
-they decided:
+A document's script and language are decided once, cheaply, before its pages are read
+(:func:`probe_pack`): a strip across the middle of its first scanned page is read
+with ``eng`` (a quarter of a page's work); readable text gives its language (``por``,
+``swe`` or ``eng``), unreadable text has its script detected on that strip
+(``Devanagari``). Each page is then read once with that single pack, in steps that each
+log what they decided (:func:`read_scan`):
 
 1. The skew is measured (the angle whose horizontal projection has the sharpest
    lines) and undone; a median filter removes speckle.
 2. A page whose broken text layer showed Devanagari is read with the ``Devanagari``
-   pack (plus ``eng`` for the English lines gazettes mix in). Any other page is read
-   first with the pack its document's first OCR'd page ended with (see ``ingest``),
-   or with ``Settings.ocr_languages``.
+   script pack (it reads the English lines gazettes mix in as well); any other page
+   with the document's pack.
 3. Only if that reading is doubtful (mean word confidence below
    ``Settings.min_ocr_confidence``) does Tesseract's orientation and script detection
-   run (``--psm 0``, about 0.8 s a page): a turned page is turned back, a Devanagari
-   page read with the Devanagari pack, and the better reading kept.
-4. A Latin page whose text is Swedish is read again with ``swe+eng``, one in Portuguese
-   or English with ``eng+por`` (measured: ``eng`` alone reads Swedish at 3.4 % CER,
-   ``swe`` at 0.17 %).
+   run (``--psm 0``): a turned page is turned back, a Devanagari page read with the
+   Devanagari pack, and the better reading kept.
+4. A Latin page whose text is in another language than its pack's (a Portuguese
+   decree's English treaty pages) is read again with its own pack. Single packs keep
+   each language's letters: ``swe+eng`` read ``är`` as ``ar``, ``swe`` does not.
 """
 
 from __future__ import annotations
@@ -31,14 +34,17 @@ from pipeline._exec import tesseract
 from pipeline.config import Settings
 from pipeline.langsplit import detect_language
 
-__all__ = ["ScanResult", "deskew_angle", "language_pack", "read_scan"]
+__all__ = ["ScanResult", "deskew_angle", "language_pack", "probe_pack", "read_scan"]
 
 log = logging.getLogger(__name__)
 
 #: Packs by script; a Latin page's pack may still change with its language.
-_SCRIPT_PACKS = {"Devanagari": "Devanagari+eng"}
-#: Packs for a Latin page whose first reading is in this language.
-_LANGUAGE_PACKS = {"sv": "swe+eng", "pt": "eng+por", "en": "eng+por"}
+_SCRIPT_PACKS = {"Devanagari": "Devanagari"}
+#: Packs for a Latin page in this language.
+_LANGUAGE_PACKS = {"sv": "swe", "pt": "por", "en": "eng"}
+#: The pack the probe reads its strip with, and the strip's share of the page height.
+_PROBE_PACK = "eng"
+_PROBE_STRIP = (0.3, 0.55)
 
 
 @dataclass(frozen=True)
@@ -77,21 +83,47 @@ def language_pack(script: str | None, language: str | None, settings: Settings) 
 
     >>> s = Settings.for_root(Path("."))
     >>> language_pack("Devanagari", None, s), language_pack("Latin", "sv", s)
-    ('Devanagari+eng', 'swe+eng')
+    ('Devanagari', 'swe')
     >>> language_pack("Latin", "pt", s), language_pack(None, None, s)
-    ('eng+por', 'eng+por')
+    ('por', 'eng+por')
     """
     if script in _SCRIPT_PACKS:
         return _SCRIPT_PACKS[script]
     return _LANGUAGE_PACKS.get(language or "", settings.ocr_languages)
 
 
+def probe_pack(image_path: Path, settings: Settings) -> tuple[str, str]:
+    """The pack to read a document's scanned pages with, and why, from one page image.
+
+    A strip across the middle of the page is read with ``eng``: readable text tells
+    its language; text too doubtful to tell has its script detected on the strip
+    (``Devanagari``). Neither: ``Settings.ocr_languages``.
+    """
+    image = Image.open(image_path)
+    top, bottom = (round(share * image.height) for share in _PROBE_STRIP)
+    strip = image_path.with_name(image_path.stem + "-probe.pgm")
+    image.crop((0, top, image.width, bottom)).convert("L").save(strip)
+    try:
+        reading = tesseract.ocr_image(strip, _PROBE_PACK, settings.ocr_timeout)
+        if (reading.confidence or 0) >= settings.min_ocr_confidence and reading.words >= 5:
+            language, _ = detect_language(reading.text, settings)
+            if language in _LANGUAGE_PACKS:
+                return _LANGUAGE_PACKS[language], f"a strip reads as {language}"
+        osd = tesseract.detect_orientation(strip, settings.ocr_timeout)
+        if osd and osd.script in _SCRIPT_PACKS:
+            return _SCRIPT_PACKS[osd.script], f"a strip's script is {osd.script}"
+        return settings.ocr_languages, "a strip tells no language"
+    finally:
+        strip.unlink(missing_ok=True)
+
+
 def read_scan(image_path: Path, settings: Settings, script_hint: str | None = None,
-              start_pack: str | None = None) -> ScanResult:
+              start_pack: str | None = None, why: str = "") -> ScanResult:
     """OCR one page image (a grayscale file) the way the module docstring says.
 
     ``script_hint`` is the script a broken text layer of the page still showed
-    (``Devanagari``); ``start_pack`` the pack to try first (the document's).
+    (``Devanagari``); ``start_pack`` the document's pack (see :func:`probe_pack`) and
+    ``why`` the probe's reason.
     """
     steps: list[str] = []
     image: Image.Image = Image.open(image_path)
@@ -106,8 +138,9 @@ def read_scan(image_path: Path, settings: Settings, script_hint: str | None = No
         (name for name, pack in _SCRIPT_PACKS.items() if pack == start_pack), "Latin")
     pack = language_pack(script, None, settings) if script in _SCRIPT_PACKS else \
         start_pack or settings.ocr_languages
-    steps.append(f"{'script from the text layer: ' + script_hint + ', ' if script_hint else ''}"
-                 f"read with {pack}")
+    because = (f"script from the text layer: {script_hint}, " if script_hint
+               else f"document pack ({why}), " if start_pack and why else "")
+    steps.append(f"{because}read with {pack}")
     result = tesseract.ocr_image(prepared, pack, settings.ocr_timeout)
     if not script_hint and (result.confidence or 0) < settings.min_ocr_confidence:
         osd = tesseract.detect_orientation(prepared, settings.ocr_timeout)
