@@ -5,9 +5,10 @@ The unit of work is a whole edition, the 140-page Diário Oficial da União sect
 across them). In one script, on the same file:
 
 * **speed** — CPU and wall time of ``pipeline.ingest`` (the page decision, fake-bold
-  de-duplication, layout analysis, page workers) against plain pdfplumber
-  ``page.extract_text()`` on every page in one process (CPU time includes the page
-  workers');
+  de-duplication, layout analysis; pages read by 2 worker processes) against plain
+  pdfplumber ``page.extract_text()`` on every page; each reader runs in a fresh
+  process of its own, start-up and imports included, and CPU time includes the
+  workers';
 * **hyphenation** — every line that ends in a hyphen between lower-case letters is
   rejoined; the join should be a word: known to wordfreq (pt, en), or, second figure,
   also found unbroken elsewhere in the edition (names and terms wordfreq lacks), or a
@@ -28,8 +29,10 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import re
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -42,8 +45,6 @@ from pdfplumber.utils import extract_text
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline.config import Settings  # noqa: E402
-from pipeline.ingest import ingest, source_for  # noqa: E402
 from pipeline.lexicon import is_known  # noqa: E402
 from pipeline.textlayer import dedupe_chars, split_by_orientation  # noqa: E402
 
@@ -51,30 +52,45 @@ HYPHEN_BREAK = re.compile(r"([^\W\d_]+)-\n([^\W\d_]+)")
 WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
-def cpu() -> float:
-    """CPU seconds of this process and its finished children."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
-def plain(path: Path) -> tuple[list[str], float, float]:
-    started, wall = cpu(), time.monotonic()
+PLAIN = """
+import json, sys, pdfplumber
+with pdfplumber.open(sys.argv[1]) as pdf:
     texts = []
-    with pdfplumber.open(path) as pdf:
-        for page in pdf.pages:
-            texts.append(page.extract_text() or "")
-            page.close()
-    return texts, cpu() - started, time.monotonic() - wall
+    for page in pdf.pages:
+        texts.append(page.extract_text() or "")
+        page.close()
+json.dump(texts, open(sys.argv[2], "w"))
+"""
+
+GAZETTE = """
+import json, sys, tempfile
+from pathlib import Path
+from pipeline.config import Settings
+from pipeline.ingest import ingest, source_for
+from pipeline.pdfread import shutdown_page_pool
+with tempfile.TemporaryDirectory() as tmp:
+    document = ingest(source_for(Path(sys.argv[1])), Settings.for_root(Path(tmp)))
+shutdown_page_pool()  # the workers end, so their CPU time is counted
+json.dump([page.text for page in document.pages], open(sys.argv[2], "w"))
+"""
 
 
-def gazette(path: Path) -> tuple[list[str], float, float]:
+def children_cpu() -> float:
+    """CPU seconds of this process's finished children (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measure(program: str, path: Path) -> tuple[list[str], float, float]:
+    """Run a reader in a process of its own (interpreter start and imports included);
+    returns its page texts, CPU seconds (with its workers') and wall seconds."""
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings.for_root(Path(tmp))
-        started, wall = cpu(), time.monotonic()
-        document = ingest(source_for(path), settings)
-        return ([page.text for page in document.pages], cpu() - started,
-                time.monotonic() - wall)
+        out = Path(tmp) / "texts.json"
+        started, wall = children_cpu(), time.monotonic()
+        subprocess.run([sys.executable, "-c", program, str(path), str(out)], check=True,
+                       cwd=ROOT)
+        elapsed, used = time.monotonic() - wall, children_cpu() - started
+        return json.loads(out.read_text(encoding="utf-8")), used, elapsed
 
 
 def stream_order(path: Path) -> list[str]:
@@ -133,8 +149,8 @@ def main() -> None:
     path = args.pdf or args.shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf"
 
     reference = stream_order(path)
-    ours, ours_cpu, ours_wall = gazette(path)
-    theirs, theirs_cpu, theirs_wall = plain(path)
+    ours, ours_cpu, ours_wall = measure(GAZETTE, path)
+    theirs, theirs_cpu, theirs_wall = measure(PLAIN, path)
     # Words printed unbroken anywhere in the edition (a line-end hyphen breaks a word).
     vocabulary = {word.lower() for text in reference
                   for word in WORD.findall(re.sub(r"-\n", "", text))}

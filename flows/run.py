@@ -38,6 +38,9 @@ R = TypeVar("R")
 #: or unreadable document (InputError) fails the same way every time.
 TRANSIENT = (OSError, sqlite3.OperationalError, TimeoutError)
 
+#: Documents processed at the same time by the default task runner.
+DOCUMENTS_AT_ONCE = 2
+
 
 def _transient(task: Any, task_run: Any, state: Any) -> bool:
     """Retry only transient failures."""
@@ -106,11 +109,13 @@ def process_document(source: Source, settings: Settings, run_id: int) -> Documen
 
 
 def task_runner_for(dask: str | None) -> TaskRunner[Any]:
-    """Where documents are processed: one at a time in this process (the default), or on
-    a Dask cluster — ``"local"`` starts a LocalCluster of 2 single-threaded workers,
-    anything else is the address of a running scheduler (``tcp://host:8786``)."""
+    """Where documents are processed: two at a time in this process (the default: their
+    pages go to the run's page workers, so both cores stay busy on runs of short
+    documents), or on a Dask cluster — ``"local"`` starts a LocalCluster of 2
+    single-threaded workers, anything else is the address of a running scheduler
+    (``tcp://host:8786``)."""
     if not dask:
-        return ThreadPoolTaskRunner(max_workers=1)
+        return ThreadPoolTaskRunner(max_workers=DOCUMENTS_AT_ONCE)
     from prefect_dask import DaskTaskRunner
 
     if dask == "local":

@@ -101,8 +101,9 @@ class Settings:
     #: A first OCR reading with a lower mean word confidence (0–100) makes the page
     #: go through orientation and script detection (a turned or Devanagari page).
     min_ocr_confidence: float = 70.0
-    #: Pages OCR'd at the same time (Tesseract runs single-threaded, one per core).
-    ocr_workers: int = 2
+    #: Worker processes that read the pages of a run (text layers and OCR, one page at a
+    #: time each; Tesseract runs single-threaded): one per core.
+    page_workers: int = 2
 
     @classmethod
     def for_root(cls, root: Path, **overrides: Any) -> Settings:

@@ -156,13 +156,25 @@ def dedupe_chars(chars: Sequence[Char], tolerance: float = DEDUPE_TOLERANCE) -> 
         cx, cy = math.floor(fx), math.floor(fy)
         nx = cx + 1 if fx - cx > 0.5 else cx - 1
         ny = cy + 1 if fy - cy > 0.5 else cy - 1
-        if not any(abs(ox - x) <= tolerance and abs(oy - y) <= tolerance
-                   for cell in ((ident, cx, cy), (ident, nx, cy), (ident, cx, ny),
-                                (ident, nx, ny))
-                   for ox, oy in seen.get(cell, ())):
+        if not (_near(seen.get((ident, cx, cy)), x, y, tolerance)
+                or _near(seen.get((ident, nx, cy)), x, y, tolerance)
+                or _near(seen.get((ident, cx, ny)), x, y, tolerance)
+                or _near(seen.get((ident, nx, ny)), x, y, tolerance)):
             kept.append(char)
-        seen.setdefault((ident, cx, cy), []).append((x, y))
+        cell = seen.get((ident, cx, cy))
+        if cell is None:
+            seen[(ident, cx, cy)] = [(x, y)]
+        else:
+            cell.append((x, y))
     return kept
+
+
+def _near(points: list[tuple[float, float]] | None, x: float, y: float,
+          tolerance: float) -> bool:
+    """True if one of ``points`` is within ``tolerance`` of ``(x, y)`` in both directions."""
+    if points is None:
+        return False
+    return any(abs(px - x) <= tolerance and abs(py - y) <= tolerance for px, py in points)
 
 
 def reading_order(chars: Sequence[Char], width: float, height: float,

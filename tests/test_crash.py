@@ -53,7 +53,7 @@ def run_until(root: Path, marker: str) -> str:
 
 
 @pytest.mark.parametrize("marker", [
-    "page 2: OCR'd",                   # during OCR of the scanned protocol
+    "page 2: ocr (",                   # during OCR of the scanned protocol
     "Task run 'structure-",            # as alignment starts
     "Task run 'align-",                # as export starts
 ])

@@ -11,17 +11,9 @@ from conftest import SAMPLES, words_recovered
 
 from pipeline.config import Settings
 from pipeline.errors import InputError
-from pipeline.ingest import (
-    TextLayerStats,
-    decide_page,
-    decode_text,
-    discover,
-    doc_ids_for,
-    ingest,
-    source_for,
-    text_in_reading_order,
-)
+from pipeline.ingest import decode_text, discover, doc_ids_for, ingest, source_for
 from pipeline.lexicon import known_share
+from pipeline.pagedecision import TextLayerStats, decide_page, text_in_reading_order
 
 SCAN = SAMPLES / "scan_protocol_brazil_japan_1978_en.pdf"
 TEXT_LAYER = SAMPLES / "textlayer_protocol_brazil_sweden_pt_en.pdf"

@@ -163,7 +163,7 @@ def test_dou_heads_and_margin_notes_are_removed(shared: Path):
 
     import pdfplumber
 
-    from pipeline.ingest import text_in_reading_order
+    from pipeline.pagedecision import text_in_reading_order
 
     with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
         text = "\n\n".join(text_in_reading_order(pdf.pages[i]).text

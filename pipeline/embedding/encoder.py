@@ -12,6 +12,7 @@ import hashlib
 import logging
 import os
 import sqlite3
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,8 @@ class Encoder:
     """Sentence embeddings from a sentence-transformers folder, with an optional cache.
 
     ``cache`` is an SQLite file mapping SHA-1(model build, text) to a vector, so a
-    re-run embeds only texts it has not seen.
+    re-run embeds only texts it has not seen. Safe to share between threads: each
+    thread has its own connection to the cache, and one thread at a time embeds.
     """
 
     def __init__(self, model_dir: Path, cache: Path | None = None, batch_size: int = 32,
@@ -42,11 +44,16 @@ class Encoder:
         self.threads = threads
         self._model: Any = None
         self._cache_path = cache
-        self._db: sqlite3.Connection | None = None
+        self._local = threading.local()
+        self._lock = threading.RLock()
 
     @property
     def model(self) -> Any:
         """The SentenceTransformer, loaded on first use."""
+        with self._lock:
+            return self._load()
+
+    def _load(self) -> Any:
         if self._model is None:
             verify(self.model_dir)
             # The model is a local folder; never let a library look for a hub.
@@ -72,10 +79,12 @@ class Encoder:
         missing = sorted({key: text for key, text in zip(keys, texts, strict=True)
                           if key not in found}.items())
         if missing:
-            vectors = self.model.encode([text for _, text in missing], prompt_name="query",
-                                        batch_size=self.batch_size,
-                                        normalize_embeddings=True, convert_to_numpy=True,
-                                        show_progress_bar=False).astype(np.float32)
+            with self._lock:
+                vectors = self.model.encode([text for _, text in missing], prompt_name="query",
+                                            batch_size=self.batch_size,
+                                            normalize_embeddings=True,
+                                            convert_to_numpy=True,
+                                            show_progress_bar=False).astype(np.float32)
             new = {key: vector for (key, _), vector in zip(missing, vectors, strict=True)}
             self._store(new)
             found.update(new)
@@ -86,12 +95,14 @@ class Encoder:
     def _connection(self) -> sqlite3.Connection | None:
         if self._cache_path is None:
             return None
-        if self._db is None:
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
             self._cache_path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self._cache_path)
-            self._db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, "
-                             "vector BLOB NOT NULL)")
-        return self._db
+            db = sqlite3.connect(self._cache_path, timeout=30)
+            db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, "
+                       "vector BLOB NOT NULL)")
+            self._local.db = db
+        return db
 
     def _cached(self, keys: list[str]) -> dict[str, np.ndarray]:
         db = self._connection()
