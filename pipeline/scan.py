@@ -129,7 +129,7 @@ def read_scan(image_path: Path, settings: Settings, script_hint: str | None = No
     image: Image.Image = Image.open(image_path)
     angle = deskew_angle(image)
     if abs(angle) >= 0.3:
-        image = image.rotate(angle, resample=Image.Resampling.BICUBIC, fillcolor=255)
+        image = image.rotate(angle, resample=Image.Resampling.BILINEAR, fillcolor=255)
         steps.append(f"deskewed {angle:+.2f}°")
     prepared = image_path.with_name(image_path.stem + "-prepared.pgm")
     image.filter(ImageFilter.MedianFilter(3)).convert("L").save(prepared)
