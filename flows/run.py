@@ -26,7 +26,7 @@ from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 from pipeline import stages
 from pipeline.catalog import Catalog, is_current
 from pipeline.config import PIPELINE_VERSION, Settings
-from pipeline.ingest import discover, ingest
+from pipeline.ingest import discover, ignored, ingest
 from pipeline.records import DocumentSummary, Source
 from pipeline.report import run_report
 from pipeline.store import DocumentOutput
@@ -138,6 +138,8 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
     run_id = catalog.start_run(trigger)
     logger.info("run %d (%s): %d document(s) in %s", run_id, trigger, len(sources),
                 settings.raw)
+    for relpath, reason in ignored(settings):
+        logger.info("ignored %s: %s", relpath, reason)
     futures = {}
     for number, source in enumerate(sources, start=1):
         if not force and is_current(settings, catalog, source):

@@ -73,12 +73,21 @@ def _report(summaries: list[DocumentSummary], settings: Settings) -> None:
     failed = [s for s in summaries if s.status == "failed"]
     for s in failed:
         console.print(f"[red]{s.relpath} failed:[/red] {s.error}")
+    _print_ignored(settings)
     done = sum(s.status == "done" for s in summaries)
     skipped = sum(s.status == "skipped" for s in summaries)
     console.print(f"{done} processed, {skipped} unchanged (no stage work), {len(failed)} failed."
                   f" Outputs in {settings.cleaned} and {settings.aligned}.")
     if failed:
         raise typer.Exit(1)
+
+
+def _print_ignored(settings: Settings) -> None:
+    """Say which files of the inbox are no documents, and why."""
+    from pipeline.ingest import ignored
+
+    for relpath, reason in ignored(settings):
+        console.print(f"ignored {relpath}: {reason}")
 
 
 def summary_table(summaries: list[DocumentSummary]) -> Table:
@@ -364,6 +373,7 @@ def status(root: RootOption = Path()) -> None:
     settings = Settings.for_root(root)
     catalog = Catalog(settings)
     rows = catalog.documents()
+    _print_ignored(settings)
     if not rows:
         console.print(f"no documents processed yet in {settings.state.parent}")
         return

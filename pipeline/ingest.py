@@ -23,9 +23,11 @@ from pipeline.pdfread import read_pdf
 from pipeline.records import IngestedDocument, Page, Source, SourceKind
 
 __all__ = [
+    "MAX_CONTROL_SHARE",
     "decode_text",
     "discover",
     "doc_ids_for",
+    "ignored",
     "ingest",
     "source_for",
 ]
@@ -52,6 +54,33 @@ def discover(settings: Settings) -> list[Source]:
     ids = doc_ids_for(relpaths)
     return stitch([_source(path, relpath, ids[relpath], inbox=raw)
                    for path, relpath in zip(paths, relpaths, strict=True)], _head)
+
+
+def ignored(settings: Settings) -> list[tuple[str, str]]:
+    """The inbox's files that are no documents, each with the reason: hidden files and
+    files in hidden folders (a name starting with ``.``, as uploads in progress have).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as root:
+    ...     settings = Settings.for_root(Path(root))
+    ...     (settings.raw / ".uploads").mkdir(parents=True)
+    ...     _ = (settings.raw / ".uploads" / "a.pdf").write_bytes(b"%PDF")
+    ...     _ = (settings.raw / "..dots..txt").write_text("Article 1")
+    ...     for relpath, reason in ignored(settings):
+    ...         print(relpath, "-", reason)
+    ..dots..txt - hidden: its name starts with '.'
+    .uploads/a.pdf - in the hidden folder '.uploads'
+    """
+    found = []
+    for path in sorted(settings.raw.rglob("*")):
+        parts = path.relative_to(settings.raw).parts
+        hidden = [part for part in parts if part.startswith(".")]
+        if not hidden or not (path.is_file() or path.is_symlink()):
+            continue
+        reason = ("hidden: its name starts with '.'" if hidden == [parts[-1]]
+                  else f"in the hidden folder {hidden[0]!r}")
+        found.append((path.relative_to(settings.raw).as_posix(), reason))
+    return found
 
 
 def source_for(path: Path) -> Source:
@@ -192,10 +221,24 @@ def _looks_like_utf16le(data: bytes) -> bool:
 _CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 
+#: A text dump with a larger share of control characters (C0 and C1, but tab, line
+#: and page breaks) is binary data, not text: random bytes have about a quarter.
+MAX_CONTROL_SHARE = 0.1
+_ANY_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+
+
 def _read_text_dump(path: Path) -> list[Page]:
-    text, encoding = decode_text(path.read_bytes())
+    decoded, encoding = decode_text(path.read_bytes())
     reason = f"text dump ({encoding})"
-    text, controls = _CONTROL.subn("", text)
+    unprintable = len(_ANY_CONTROL.findall(decoded))
+    if unprintable > MAX_CONTROL_SHARE * len(decoded):
+        raise InputError(f"binary data, not text: {unprintable} of its {len(decoded)} "
+                         "characters are control characters",
+                         "put the document's text (UTF-8, UTF-16 or Windows-1252) or its PDF "
+                         "in the inbox")
+    text, controls = _CONTROL.subn("", decoded)
+    if not text.strip():
+        raise InputError("no text: the file holds only white space")
     warnings = (f"removed {controls} control character(s) (NUL and the like)",) * bool(controls)
     # A form feed separates pages in text dumps made by pdftotext.
     return [

@@ -21,6 +21,8 @@ from __future__ import annotations
 import gc
 import logging
 import multiprocessing
+import os
+import shutil
 import tempfile
 import threading
 import time
@@ -49,7 +51,7 @@ from pipeline.pagedecision import (
 from pipeline.records import Page
 from pipeline.scan import probe_pack, read_scan
 
-__all__ = ["page_pool", "read_pdf", "shutdown_page_pool"]
+__all__ = ["page_pool", "read_pdf", "shutdown_page_pool", "sweep_scratch"]
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +69,9 @@ def read_pdf(path: Path, settings: Settings) -> list[Page]:
     Raises :class:`InputError` if the file is no PDF, needs a password, cannot be
     opened or has no pages; a page that fails is recorded as failed with its reason.
     """
-    with tempfile.TemporaryDirectory(prefix="gazette-pdf-") as tmp:
-        readable, warnings = _readable_pdf(path, Path(tmp))
+    sweep_scratch(settings)
+    with _scratch_folder(settings, "pdf") as tmp:
+        readable, warnings = _readable_pdf(path, tmp)
         count = _page_count(readable)
         progress = _Progress(path.name, count)
         pool = page_pool(settings.page_workers)
@@ -162,6 +165,46 @@ class _Progress:
             log.info("%s: %d of %d pages read (%.0f s)", self.name, self.done, self.total,
                      time.monotonic() - self.started)
         return page
+
+
+# --- Scratch folders: in the project's state folder, swept of what killed runs left --
+
+
+@contextmanager
+def _scratch_folder(settings: Settings, purpose: str) -> Iterator[Path]:
+    """A temporary folder under ``.gazette/tmp`` named for this process, removed after.
+
+    A process killed while it reads (``kill -9``) cannot remove its folder; the next
+    read removes every folder whose process is gone (:func:`sweep_scratch`).
+    """
+    root = settings.state / "tmp"
+    root.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f"{purpose}-{os.getpid()}-", dir=root) as tmp:
+        yield Path(tmp)
+
+
+def sweep_scratch(settings: Settings) -> list[str]:
+    """Remove the scratch folders of processes that are gone; returns their names."""
+    root = settings.state / "tmp"
+    swept = []
+    for folder in sorted(root.iterdir()) if root.is_dir() else ():
+        pid = folder.name.split("-")[1] if folder.name.count("-") >= 2 else ""
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+            swept.append(folder.name)
+    if swept:
+        log.info("removed %d scratch folder(s) left by killed runs in %s", len(swept), root)
+    return swept
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 # --- In the parent: is it a PDF, and can it be opened? ------------------------------
@@ -320,8 +363,8 @@ def _decide_and_read(path: Path, index: int, settings: Settings) -> Page | _OcrN
 def _probe(path: Path, index: int, settings: Settings) -> tuple[str, str]:
     """The document's pack, from this page (see :func:`pipeline.scan.probe_pack`)."""
     try:
-        with tempfile.TemporaryDirectory(prefix="gazette-ocr-") as tmp:
-            return probe_pack(_rasterize(path, index, settings.ocr_dpi, Path(tmp)), settings)
+        with _scratch_folder(settings, "probe") as tmp:
+            return probe_pack(_rasterize(path, index, settings.ocr_dpi, tmp), settings)
     except Exception as exc:  # each page then says for itself why it cannot be read
         return settings.ocr_languages, f"no probe: {type(exc).__name__}: {exc}"
 
@@ -335,8 +378,8 @@ def _ocr_page(path: Path, need: _OcrNeed, settings: Settings, pack: str | None,
 def _rasterize_and_read(path: Path, need: _OcrNeed, settings: Settings, pack: str | None,
                         why: str) -> Page:
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="gazette-ocr-") as tmp:
-        image = _rasterize(path, need.number - 1, settings.ocr_dpi, Path(tmp))
+    with _scratch_folder(settings, "ocr") as tmp:
+        image = _rasterize(path, need.number - 1, settings.ocr_dpi, tmp)
         result = read_scan(image, settings, need.script_hint, pack, why)
     log.debug("page %d: OCR'd %d words in %.1f s", need.number, result.words,
               time.monotonic() - started)

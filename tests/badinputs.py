@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,6 +93,10 @@ def build(raw: Path) -> dict[str, Expect]:
     write("bom.txt", b"\xef\xbb\xbf" + TEXT.encode(), Expect("processed"))
     write("nul-bytes.txt", TEXT.encode().replace(b" ", b" \x00", 3),
           Expect("processed", "removed 3 control character(s)"))
+    write("random-bytes.txt", random.Random(2026).randbytes(4096),
+          Expect("rejected", "binary data, not text"))
+    write("blank.txt", b"  \n\t\r\n   \n", Expect("rejected", "no text: the file holds only "
+                                                        "white space"))
     line = "This Convention shall apply to persons who are residents. "
     write("one-long-line.txt", (line * (5_000_000 // len(line))).encode(), Expect("processed"))
     write("name with spaces.txt", TEXT.encode(), Expect("processed"))

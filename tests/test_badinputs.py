@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import random
 import re
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from test_flow import gazette
 from pipeline.catalog import Catalog
 from pipeline.config import Settings
 from pipeline.errors import InputError
-from pipeline.ingest import discover, ingest
+from pipeline.ingest import discover, ignored, ingest
 
 
 def test_each_bad_input_is_processed_or_rejected_with_its_reason(settings: Settings):
@@ -48,7 +50,9 @@ def test_document_ids_stay_inside_the_data_folders(settings: Settings):
 @pytest.mark.slow
 def test_run_over_the_corpus_goes_on_and_reports_every_reason(tmp_path: Path):
     cases = build(tmp_path / "raw")
+    (tmp_path / "raw" / "..dots..txt").write_text("Article 1", encoding="utf-8")
     result = gazette("run", cwd=tmp_path)
+    assert "ignored ..dots..txt: hidden: its name starts with '.'" in result.stdout
     assert result.returncode == 1  # some documents failed, the others were processed
     rejected = {name: e for name, e in cases.items() if e.outcome == "rejected"}
     processed = {name for name, e in cases.items() if e.outcome == "processed"}
@@ -73,3 +77,41 @@ def test_run_over_the_corpus_goes_on_and_reports_every_reason(tmp_path: Path):
     bomb = [json.loads(line) for line in
             (tmp_path / "cleaned" / "bomb" / "pages.jsonl").read_text().splitlines()]
     assert bomb[0]["method"] == "failed" and "megapixels" in bomb[0]["reason"]
+
+
+def test_hidden_files_are_ignored_and_said_so(settings: Settings):
+    settings.raw.mkdir()
+    (settings.raw / "..dots..txt").write_text("Article 1", encoding="utf-8")
+    (settings.raw / ".part").mkdir()
+    (settings.raw / ".part" / "decree.pdf").write_bytes(b"%PDF-1.4")
+    assert discover(settings) == []
+    assert ignored(settings) == [("..dots..txt", "hidden: its name starts with '.'"),
+                                 (".part/decree.pdf", "in the hidden folder '.part'")]
+
+
+def test_repair_of_text_that_changes_past_every_limit_does_not_crash():
+    """Binary bytes read as Latin-1: ftfy changes more than there are words (it raised
+    KeyError 'ftfy' when a rule without a limit went past 100 %)."""
+    from pipeline.records import IngestedDocument, Page, Source
+    from pipeline.repair import repair
+
+    text = "".join(ch for ch in random.Random(7).randbytes(2048).decode("latin-1")
+                   if ch >= " " or ch in "\n\t")
+    source = Source(path=Path("x.txt"), relpath="x.txt", doc_id="x", kind="text", sha256="")
+    cleaned = repair(IngestedDocument(source=source, pages=(
+        Page(number=1, method="text-dump", reason="test", text=text),)))
+    assert cleaned.pages[0].text
+
+
+def test_scratch_folders_of_killed_runs_are_swept(settings: Settings):
+    """kill -9 during OCR leaves page images; the next read removes them, and only them."""
+    from pipeline.pdfread import sweep_scratch
+
+    scratch = settings.state / "tmp"
+    dead = scratch / "ocr-999999999-abcd"
+    live = scratch / f"ocr-{os.getpid()}-efgh"
+    for folder in (dead, live):
+        folder.mkdir(parents=True)
+        (folder / "page-0001.pgm").write_bytes(b"P5 1 1 255 \x00")
+    assert sweep_scratch(settings) == [dead.name]
+    assert not dead.exists() and live.exists()

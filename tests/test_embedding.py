@@ -56,3 +56,18 @@ def test_encoder_retrieves_translations_and_caches(tmp_path: Path):
     fresh = Encoder(DEFAULT_MODEL_DIR, cache=cache)  # a re-run: nothing to embed
     again = fresh.encode(english + hindi)
     assert fresh._model is None and np.array_equal(again, vectors)
+
+
+def test_one_encoder_serves_several_threads(tmp_path: Path):
+    """Documents are processed two at a time: their threads share the run's encoder."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    encoder = Encoder(DEFAULT_MODEL_DIR, cache=tmp_path / "vectors.sqlite")
+    texts = [[f"Article {n}: the tax on income of residents of State {n}."] for n in range(8)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        vectors = list(pool.map(encoder.encode, texts))
+    alone = Encoder(DEFAULT_MODEL_DIR).encode([text for [text] in texts])
+    assert np.allclose(np.vstack(vectors), alone, atol=1e-5)
+    with ThreadPoolExecutor(max_workers=4) as pool:  # now every thread reads the cache
+        again = list(pool.map(encoder.encode, texts))
+    assert all(np.array_equal(a, b) for a, b in zip(again, vectors, strict=True))

@@ -125,10 +125,11 @@ def _sweep(text: str, page: int, sweep: int, config: RepairConfig,
     for name in config.enabled():
         fixed = RULES[name](text)
         rule_steps = [replace(step, sweep=sweep) for step in diff_steps(name, page, text, fixed)]
+        limit = MAX_CHANGE_SHARE.get(name)
         share = _changed_share(text, rule_steps)
-        if share > MAX_CHANGE_SHARE.get(name, 1.0):
+        if limit is not None and share > limit:
             warnings.append(f"{name} stopped: it would change {share:.0%} of the words "
-                            f"(limit {MAX_CHANGE_SHARE[name]:.0%})")
+                            f"(limit {limit:.0%})")
             continue
         steps.extend(rule_steps)
         text = fixed
