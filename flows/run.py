@@ -25,7 +25,7 @@ from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from pipeline import stages
 from pipeline.catalog import Catalog, is_current
-from pipeline.config import PIPELINE_VERSION, Settings
+from pipeline.config import Settings, check_settings
 from pipeline.ingest import discover, ignored, ingest
 from pipeline.records import DocumentSummary, Source
 from pipeline.report import run_report
@@ -60,11 +60,11 @@ def _stage_task(fn: Callable[P, R], name: str) -> Task[P, R]:
 
 
 def _reading_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:
-    """Cache key of a document's pages: its content and everything that shapes reading."""
+    """Cache key of a document's pages: its content (with its parts'), the reading
+    settings and the reading code (:meth:`Settings.reading_key`)."""
     source: Source = parameters["source"]
-    s: Settings = parameters["settings"]
-    return (f"read-{source.sha256}-{PIPELINE_VERSION}-{s.ocr_dpi}-{s.ocr_languages}-"
-            f"{s.max_cid_share}-{s.max_raster_pixels}")
+    settings: Settings = parameters["settings"]
+    return f"read-{source.sha256}-{settings.reading_key()}"
 
 
 read_task = task(name="read-pages", cache_key_fn=_reading_key, persist_result=True,
@@ -125,14 +125,19 @@ def task_runner_for(dask: str | None) -> TaskRunner[Any]:
 
 @flow(name="gazette-run", persist_result=False, task_runner=task_runner_for(None))
 def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = None,
-                trigger: str = "manual") -> list[DocumentSummary]:
+                trigger: str = "manual",
+                overrides: dict[str, Any] | None = None) -> list[DocumentSummary]:
     """Process every new or changed document under ``root/raw``.
 
     ``only`` limits the run to these document ids or inbox paths; ``force`` redoes them
-    even if they are current (their pages still come from the reading cache).
+    even if they are current (their pages still come from the reading cache). Settings
+    come from ``root/gazette.toml``, with ``overrides`` (setting name → value) on top.
     """
     logger = get_run_logger()
-    settings = Settings.for_root(root)
+    settings = Settings.for_root(root, **check_settings(overrides or {}, "the run's overrides"))
+    if settings.changed():
+        logger.info("settings other than the defaults: %s", ", ".join(
+            f"{name} = {value!r}" for name, value in settings.changed().items()))
     catalog = Catalog(settings)
     sources = stages.select_sources(discover(settings), only)
     run_id = catalog.start_run(trigger)
@@ -152,6 +157,6 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
     summaries = [futures[s.doc_id].result() if s.doc_id in futures
                  else stages.skipped(settings, s) for s in sources]
     catalog.finish_run(run_id, summaries)
-    create_markdown_artifact(run_report(summaries), key="gazette-run",
+    create_markdown_artifact(run_report(summaries, settings.changed()), key="gazette-run",
                              description=f"gazette run {run_id} on {settings.raw}")
     return summaries

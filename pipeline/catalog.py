@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from pipeline.config import PIPELINE_VERSION, Settings
+from pipeline.config import Settings
 from pipeline.records import DocumentSummary, Source
 from pipeline.store import is_up_to_date
 
@@ -83,6 +83,7 @@ class Catalog:
     so a catalog can be used from Prefect tasks on other threads."""
 
     def __init__(self, settings: Settings) -> None:
+        self.settings = settings
         self.path = settings.state / "catalog.sqlite"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._connect() as db:
@@ -135,7 +136,8 @@ class Catalog:
         """Record how a document ended in this run (done or failed, with the reason)."""
         with self._connect() as db:
             db.execute("INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (source.doc_id, source.relpath, source.sha256, PIPELINE_VERSION,
+                       (source.doc_id, source.relpath, source.sha256,
+                        self.settings.output_key(),
                         summary.status, summary.error, summary.pages, run_id, _now()))
 
     def document(self, doc_id: str) -> dict[str, Any] | None:
@@ -169,9 +171,9 @@ class Catalog:
 
 
 def is_current(settings: Settings, catalog: Catalog, source: Source) -> bool:
-    """True if ``source`` needs no work: the catalog has it done with this content and
-    pipeline version, and its published outputs say the same."""
+    """True if ``source`` needs no work: the catalog has it done with this content, code
+    and settings (:meth:`Settings.output_key`), and its published outputs say the same."""
     row = catalog.document(source.doc_id)
     return (row is not None and row["status"] == "done" and row["sha256"] == source.sha256
-            and row["pipeline_version"] == PIPELINE_VERSION
+            and row["pipeline_version"] == settings.output_key()
             and is_up_to_date(settings, source))

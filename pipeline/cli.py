@@ -6,16 +6,17 @@ import inspect
 import json
 import logging
 import os
+import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from pipeline.config import Settings, prefect_environment
+from pipeline.config import Settings, check_settings, prefect_environment
 from pipeline.errors import BusyError, GazetteError
 from pipeline.records import DocumentSummary, IngestedDocument
 
@@ -43,24 +44,56 @@ def run(
     dask: Annotated[str | None, typer.Option(
         help="Process documents on a Dask cluster: a scheduler address (tcp://host:8786), "
              "or 'local' for a LocalCluster of 2 workers.")] = None,
+    set_: Annotated[list[str] | None, typer.Option(
+        "--set", metavar="NAME=VALUE",
+        help="Override a setting of gazette.toml for this run (TOML values: 60, true, "
+             "'[\"fix_ocr_words\"]'; align.NAME for the aligner's knobs). Repeatable.")
+    ] = None,
 ) -> None:
     """Run the main job: every new or changed document in raw/ through every stage.
 
     Exits 1 if any document failed (the others are still processed), 3 if another
     gazette run or export is working on the same folder.
     """
-    settings = _prefect_settings(root)
+    overrides = _or_exit(lambda: parse_overrides(set_ or []))
+    settings = _prefect_settings(root, overrides)
     from flows.run import gazette_run, task_runner_for  # Prefect reads its settings on import
 
     flow = gazette_run.with_options(task_runner=task_runner_for(dask)) if dask else gazette_run
     with _locked(settings, wait):
-        summaries = flow(root.resolve(), force=force)
+        summaries = flow(root.resolve(), force=force, overrides=overrides)
     _report(summaries, settings)
 
 
-def _prefect_settings(root: Path) -> Settings:
+def parse_overrides(assignments: list[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` options as settings; a value is read as TOML, else as text.
+
+    >>> parse_overrides(["min_ocr_confidence=60", "align.skip=-0.03", "ocr_languages=por"])
+    {'min_ocr_confidence': 60, 'align': {'skip': -0.03}, 'ocr_languages': 'por'}
+    """
+    overrides: dict[str, Any] = {}
+    for assignment in assignments:
+        name, equals, text = assignment.partition("=")
+        if not equals or not name.strip():
+            raise GazetteError(f"--set {assignment!r} is not NAME=VALUE",
+                               "for example --set min_ocr_confidence=60")
+        try:
+            value = tomllib.loads(f"value = {text}")["value"]
+        except tomllib.TOMLDecodeError:
+            value = text
+        table, _, knob = name.strip().partition(".")
+        if knob:
+            overrides.setdefault(table, {})[knob] = value
+        else:
+            overrides[table] = value
+    check_settings(overrides, "--set")
+    return overrides
+
+
+def _prefect_settings(root: Path, overrides: dict[str, Any] | None = None) -> Settings:
     """The project's settings, with Prefect's environment set (before Prefect is imported)."""
-    settings = Settings.for_root(root)
+    settings = _or_exit(lambda: Settings.for_root(
+        root, **check_settings(overrides or {}, "--set")))
     settings.state.mkdir(parents=True, exist_ok=True)
     os.environ.update(prefect_environment(settings))
     logging.getLogger("pipeline").setLevel(logging.INFO)
@@ -136,8 +169,9 @@ def clean(
 ) -> None:
     """Ingest and repair one file; print the repaired text (or its repair log)."""
     from pipeline.repair import repair
+    from pipeline.stages import repair_config
 
-    cleaned = repair(_ingest_one(file))
+    cleaned = repair(_ingest_one(file), repair_config(Settings.for_root(Path())))
     if log:
         for step in cleaned.steps:
             typer.echo(json.dumps(step.to_json(), ensure_ascii=False))
@@ -229,7 +263,7 @@ def pair(
     from pipeline.align import align_sentences, pair_articles
     from pipeline.export.tabular import tsv
     from pipeline.export.units import units_of
-    from pipeline.stages import encoder_for, read_structure
+    from pipeline.stages import align_params, encoder_for, read_structure
 
     settings = Settings.for_root(Path())
     pivot = settings.pivot_language
@@ -242,8 +276,8 @@ def pair(
                 **{lang: found for lang, found in other_articles.items() if lang != pivot}}
     pairs = pair_articles(articles, pivot)
     sentences = _or_exit(lambda: align_sentences(
-        pairs, encoder_for(settings).encode, flag_below=settings.flag_below,
-        second_pass=second_pass))
+        pairs, encoder_for(settings).encode, align_params(settings),
+        flag_below=settings.flag_below, second_pass=second_pass or settings.align_second_pass))
     units = units_of(f"{english.stem}+{other.stem}", sentences, articles, None, pivot)
     for language in sentences:
         typer.echo(tsv(units, language), nl=False)

@@ -6,22 +6,31 @@ reads the environment. The CLI builds one from its options, tests build their ow
 
 from __future__ import annotations
 
+import difflib
+import hashlib
+import json
 import os
-from dataclasses import dataclass
+import tomllib
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
+
+from pipeline.errors import GazetteError
 
 __all__ = [
     "EXPORT_FORMATS",
     "LANGUAGES",
     "PIPELINE_VERSION",
     "REGIONAL_TAGS",
+    "SETTINGS_FILE",
     "Settings",
+    "check_settings",
     "prefect_environment",
+    "read_settings_file",
 ]
 
-#: Bumped whenever a stage's output for the same input can change; a document whose
-#: content hash and pipeline version are unchanged is not processed again.
+#: The pipeline's version, named in manifests and exports. Whether a document is
+#: processed again does not hang on it being bumped: see :meth:`Settings.output_key`.
 PIPELINE_VERSION = "0.4.0"
 
 #: Where ``gazette model build`` puts the embedding model unless told otherwise.
@@ -104,10 +113,20 @@ class Settings:
     #: Worker processes that read the pages of a run (text layers and OCR, one page at a
     #: time each; Tesseract runs single-threaded): one per core.
     page_workers: int = 2
+    #: Repair rules switched off, by name (see ``pipeline.repair.RULES``).
+    repair_disabled: tuple[str, ...] = ()
+    #: The aligner's knobs that differ from ``pipeline.sentalign.AlignParams``, as
+    #: ``(name, value)`` pairs (``[align]`` in ``gazette.toml``).
+    align: tuple[tuple[str, int | float], ...] = ()
 
     @classmethod
-    def for_root(cls, root: Path, **overrides: Any) -> Settings:
-        """Settings for the project folder ``root``; keyword arguments override fields."""
+    def for_root(cls, root: Path | str, **overrides: Any) -> Settings:
+        """Settings for the project folder ``root``: its ``gazette.toml`` if it has one,
+        then keyword arguments (a run's overrides), over the defaults.
+
+        Raises :class:`~pipeline.errors.GazetteError` naming an unknown setting or a bad
+        value.
+        """
         root = Path(root).resolve()
         values: dict[str, Any] = {
             "raw": root / "raw",
@@ -115,8 +134,146 @@ class Settings:
             "aligned": root / "aligned",
             "state": root / ".gazette",
         }
+        values.update(read_settings_file(root / SETTINGS_FILE))
         values.update(overrides)
         return cls(**values)
+
+    def changed(self) -> dict[str, Any]:
+        """The settings that differ from the defaults (for the run report)."""
+        defaults = {f.name: f.default for f in fields(self) if f.name not in PLACES}
+        return {name: getattr(self, name) for name, default in defaults.items()
+                if getattr(self, name) != default}
+
+    def reading_key(self) -> str:
+        """What a document's pages depend on besides its bytes: the reading settings and
+        the reading code (the key of the reading cache)."""
+        return _key({name: getattr(self, name) for name in READING_SETTINGS},
+                    READING_CODE)
+
+    def output_key(self) -> str:
+        """What a document's outputs depend on besides its bytes: every setting that
+        shapes them and all of the pipeline's code. A document processed under another
+        key is processed again."""
+        return _key({name: getattr(self, name) for name in OUTPUT_SETTINGS}, ("",))
+
+
+#: The settings file of a project folder.
+SETTINGS_FILE = "gazette.toml"
+#: Fields that say where the data lives: set by the project folder, not by the file.
+PLACES = ("raw", "cleaned", "aligned", "state")
+#: Settings that change how pages are read.
+READING_SETTINGS = ("languages", "ocr_dpi", "ocr_languages", "max_raster_pixels",
+                    "ocr_timeout", "max_cid_share", "max_broken_devanagari",
+                    "min_legacy_quality", "min_ocr_confidence")
+#: Settings that change no output, only how fast it is made.
+SPEED_SETTINGS = ("page_workers",)
+OUTPUT_SETTINGS = tuple(f.name for f in fields(Settings)
+                        if f.name not in PLACES + SPEED_SETTINGS)
+#: The library's files that reading runs (relative to the package), for the reading key.
+READING_CODE = ("ingest.py", "pdfread.py", "pagedecision.py", "textlayer.py", "scan.py",
+                "legacy_hindi.py", "langsplit.py", "lexicon.py", "parts.py", "records.py",
+                "_exec/tesseract.py")
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _key(values: dict[str, Any], code: tuple[str, ...]) -> str:
+    """``PIPELINE_VERSION+`` a digest of the values and of the code files (a folder:
+    every ``.py`` file below it), e.g. ``0.4.0+1f2e3d4c5b6a``."""
+    digest = hashlib.sha256(json.dumps(values, sort_keys=True, default=str).encode())
+    for name in code:
+        path = _PACKAGE / name
+        for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            digest.update(file.relative_to(_PACKAGE).as_posix().encode())
+            digest.update(file.read_bytes())
+    return f"{PIPELINE_VERSION}+{digest.hexdigest()[:12]}"
+
+
+def read_settings_file(path: Path) -> dict[str, Any]:
+    """The settings of a ``gazette.toml`` file, checked (none if there is no file).
+
+    Keys are the names of :class:`Settings` fields (all but the folders); the aligner's
+    knobs go in an ``[align]`` table. Raises :class:`~pipeline.errors.GazetteError`
+    for a file that is no TOML, an unknown key or a value of the wrong kind.
+    """
+    if not path.is_file():
+        return {}
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise GazetteError(f"{path} is not valid TOML: {exc}",
+                           "fix the file (see README, Configuration)") from exc
+    return check_settings(raw, str(path))
+
+
+def check_settings(values: dict[str, Any], origin: str) -> dict[str, Any]:
+    """Settings by name, each checked and converted to its field's type.
+
+    >>> checked = check_settings({"min_ocr_confidence": 65, "align": {"skip": -0.03},
+    ...                           "repair_disabled": ["fix_ocr_words"]}, "test")
+    >>> checked["min_ocr_confidence"], checked["align"], checked["repair_disabled"]
+    (65.0, (('skip', -0.03),), ('fix_ocr_words',))
+    >>> check_settings({"ocr_dpy": 300}, "gazette.toml")
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.GazetteError: gazette.toml: unknown setting 'ocr_dpy', did you mean ...
+    """
+    known = {f.name: f for f in fields(Settings) if f.name not in PLACES}
+    checked: dict[str, Any] = {}
+    for name, value in values.items():
+        if name not in known:
+            near = difflib.get_close_matches(name, known, n=1)
+            raise GazetteError(
+                f"{origin}: unknown setting {name!r}"
+                + (f", did you mean {near[0]!r}?" if near else ""),
+                f"the settings are: {', '.join(sorted(known))}")
+        checked[name] = _checked(name, value, known[name].default, origin)
+    return checked
+
+
+def _checked(name: str, value: Any, default: Any, origin: str) -> Any:
+    """``value`` as the type of the setting's default, or a clear error."""
+    def bad(kind: str) -> GazetteError:
+        return GazetteError(f"{origin}: {name} = {value!r} is not {kind}",
+                            f"the default is {default!r}")
+
+    if name == "align":
+        from pipeline.sentalign import AlignParams
+
+        knobs = {f.name: f.default for f in fields(AlignParams)}
+        if not isinstance(value, dict) or any(key not in knobs for key in value):
+            raise bad(f"a table of aligner knobs ({', '.join(knobs)})")
+        return tuple(sorted((key, _checked(f"align.{key}", number, knobs[key], origin))
+                            for key, number in value.items()))
+    if name == "repair_disabled":
+        from pipeline.repair import RULES
+
+        if not isinstance(value, list | tuple) or any(rule not in RULES for rule in value):
+            raise bad(f"a list of repair rules ({', '.join(RULES)})")
+        return tuple(value)
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise bad("true or false")
+        return value
+    if isinstance(default, int | float):
+        if isinstance(value, bool) or not isinstance(value, int | float) or (
+                isinstance(default, int) and not isinstance(value, int)):
+            raise bad("a whole number" if isinstance(default, int) else "a number")
+        if value < 0 and default >= 0:
+            raise bad("zero or more")
+        return type(default)(value)
+    if isinstance(default, Path):
+        if not isinstance(value, str):
+            raise bad("a folder")
+        return Path(value).expanduser()
+    if isinstance(default, tuple):
+        if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+            raise bad("a list of names")
+        if name == "languages" and not set(value) <= set(LANGUAGES):
+            raise bad(f"a list of {', '.join(LANGUAGES)}")
+        return tuple(value)
+    if not isinstance(value, str):
+        raise bad("text")
+    return value
 
 
 def prefect_environment(settings: Settings) -> dict[str, str]:

@@ -2,12 +2,13 @@
 
 One table row per document (status, pages by reading method, languages, repairs by
 rule, units aligned per language with the low-confidence ones, and for a failure
-its reason), then the totals.
+its reason), then the totals and the settings that are not the defaults.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from pipeline.records import DocumentSummary
 
@@ -18,8 +19,10 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def run_report(summaries: list[DocumentSummary]) -> str:
-    """The Markdown report of a run.
+def run_report(summaries: list[DocumentSummary], settings: dict[str, Any] | None = None
+               ) -> str:
+    """The Markdown report of a run, with the settings it ran with that are not the
+    defaults (``gazette.toml`` and the run's overrides).
 
     >>> done = DocumentSummary("d", "d.txt", "done", pages=1, methods={"ocr": 1},
     ...                        languages=("en", "pt"), repairs=2, rules={"ftfy": 2},
@@ -54,5 +57,9 @@ def run_report(summaries: list[DocumentSummary]) -> str:
         + (", ".join(f"{r} {n}" for r, n in rules.most_common()) or "none")
         + ". Units aligned: " + str(sum(sum(s.pairs.values()) for s in summaries))
         + ", low confidence: " + str(sum(sum(s.flagged.values()) for s in summaries)) + ".",
+        "",
+        "Settings other than the defaults: " + (", ".join(
+            f"`{name} = {value!r}`" for name, value in (settings or {}).items()) or "none")
+        + ".",
     ]
     return "\n".join(lines) + "\n"

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from pipeline.align import align_sentences, pair_articles
 from pipeline.config import PIPELINE_VERSION, Settings
@@ -31,16 +32,19 @@ from pipeline.records import (
     SentencePair,
     Source,
 )
-from pipeline.repair import repair
+from pipeline.repair import RULES, RepairConfig, repair
+from pipeline.sentalign import AlignParams
 from pipeline.store import DocumentOutput, jsonl, publish_folder, read_manifest
 from pipeline.structure import decree_number, structure_json, structure_of
 
 __all__ = [
     "CORPUS",
+    "align_params",
     "encoder_for",
     "export_corpus",
     "finish",
     "read_structure",
+    "repair_config",
     "run_align",
     "run_export",
     "run_ingest",
@@ -63,8 +67,9 @@ def run_ingest(
 
 
 def run_repair(document: IngestedDocument, out: DocumentOutput) -> CleanedDocument:
-    """Repair all pages; writes ``text.txt`` and the audit log ``repairs.jsonl``."""
-    cleaned = repair(document)
+    """Repair all pages with the rules the settings leave on (``repair_disabled``);
+    writes ``text.txt`` and the audit log ``repairs.jsonl``."""
+    cleaned = repair(document, repair_config(out.settings))
     out.write("cleaned", "text.txt", cleaned.text + "\n" if cleaned.text else "")
     out.write("cleaned", "repairs.jsonl", jsonl(step.to_json() for step in cleaned.steps))
     return cleaned
@@ -100,13 +105,25 @@ def run_align(
     pairs = pair_articles(articles, settings.pivot_language)
     out.write("aligned", "articles.jsonl", jsonl(article_records(out.doc_id, pairs)))
     encoder = encoder_for(settings)
-    sentences = align_sentences(pairs, encoder.encode,
+    sentences = align_sentences(pairs, encoder.encode, align_params(settings),
                                 flag_below=settings.flag_below,
                                 second_pass=settings.align_second_pass)
     out.write("aligned", "sentences.jsonl", jsonl(
         pair.to_json(out.doc_id) for language_pairs in sentences.values()
         for pair in language_pairs))
     return sentences
+
+
+def repair_config(settings: Settings) -> RepairConfig:
+    """The repair rules the settings leave on (all but ``repair_disabled``)."""
+    disabled = set(settings.repair_disabled)
+    return RepairConfig(**{name: name not in disabled for name in RULES})
+
+
+def align_params(settings: Settings) -> AlignParams:
+    """The aligner's knobs: its defaults, with the settings' ``align`` values."""
+    knobs: dict[str, Any] = dict(settings.align)
+    return AlignParams(**knobs)
 
 
 def encoder_for(settings: Settings) -> Encoder:
@@ -181,6 +198,7 @@ def finish(
         "parts": [part.relpath for part in source.parts],
         "sha256": source.sha256,
         "pipeline_version": PIPELINE_VERSION,
+        "build": out.settings.output_key(),
         "summary": summary.to_json(),
     })
     return summary
@@ -191,7 +209,7 @@ def read_structure(
     path: Path, settings: Settings,
 ) -> tuple[CleanedDocument, list[Section], dict[str, list[Article]]]:
     """Ingest, repair, split and structure one file, writing nothing (the stage commands)."""
-    cleaned = repair(ingest(source_for(path), settings))
+    cleaned = repair(ingest(source_for(path), settings), repair_config(settings))
     sections = sections_of(label_blocks(cleaned, settings))
     return cleaned, sections, structure_of(sections, cleaned.text)
 

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pipeline.config import PIPELINE_VERSION, Settings
+from pipeline.config import Settings
 from pipeline.errors import BusyError
 from pipeline.records import Source
 
@@ -87,6 +87,7 @@ class DocumentOutput:
     def __init__(self, settings: Settings, doc_id: str) -> None:
         if not doc_id or doc_id.startswith(".") or any(ch in doc_id for ch in "/\\\0"):
             raise ValueError(f"document id {doc_id!r} would escape the data folders")
+        self.settings = settings
         self.doc_id = doc_id
         self._final = {"cleaned": settings.cleaned / doc_id, "aligned": settings.aligned / doc_id}
         self._staging = {name: path.parent / f".staging-{doc_id}"
@@ -153,12 +154,12 @@ def read_manifest(settings: Settings, doc_id: str) -> dict[str, Any] | None:
 
 
 def is_up_to_date(settings: Settings, source: Source) -> bool:
-    """True if ``source`` was processed, with this content and pipeline version, to the end."""
+    """True if ``source`` was processed to the end, with this content, code and settings."""
     manifest = read_manifest(settings, source.doc_id)
     return (
         manifest is not None
         and manifest.get("sha256") == source.sha256
-        and manifest.get("pipeline_version") == PIPELINE_VERSION
+        and manifest.get("build") == settings.output_key()
         and (settings.aligned / source.doc_id).is_dir()
     )
 

@@ -78,6 +78,17 @@ def test_run_over_the_corpus_goes_on_and_reports_every_reason(tmp_path: Path):
             (tmp_path / "cleaned" / "bomb" / "pages.jsonl").read_text().splitlines()]
     assert bomb[0]["method"] == "failed" and "megapixels" in bomb[0]["reason"]
 
+    # Run twice, the hostile inbox gives the same catalog: the same documents done,
+    # the same ones failed with the same reasons.
+    def rows() -> list[tuple[object, ...]]:
+        return [(r.doc_id, r.relpath, r.status, r.pages, r.error) for r in catalog.documents()]
+    first = rows()
+    again = gazette("run", cwd=tmp_path)
+    assert again.returncode == 1
+    assert f"0 processed, {len(processed)} unchanged (no stage work), {len(rejected)} failed" \
+        in again.stdout
+    assert rows() == first
+
 
 def test_hidden_files_are_ignored_and_said_so(settings: Settings):
     settings.raw.mkdir()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.catalog import Catalog, is_current
-from pipeline.config import PIPELINE_VERSION, Settings
+from pipeline.config import Settings
 from pipeline.records import DocumentSummary, Source
 from pipeline.store import DocumentOutput
 
@@ -19,7 +19,7 @@ def publish(settings: Settings, src: Source) -> None:
     out = DocumentOutput(settings, src.doc_id)
     out.start()
     out.publish({"doc_id": src.doc_id, "sha256": src.sha256,
-                 "pipeline_version": PIPELINE_VERSION})
+                 "build": settings.output_key()})
 
 
 def test_catalog_records_stages_documents_and_runs(settings: Settings):

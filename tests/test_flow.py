@@ -98,6 +98,24 @@ def test_run_processes_samples_reports_failures_and_skips_unchanged(tmp_path: Pa
     assert "3 processed" in forced.stdout
     assert snapshot(tmp_path) == outputs  # deterministic, byte for byte
 
+    # A repair setting changed in gazette.toml: every document is redone from repair on,
+    # its pages come from the reading cache, and the rule is off.
+    (tmp_path / "gazette.toml").write_text('repair_disabled = ["fix_ocr_words"]\n',
+                                            encoding="utf-8")
+    changed = gazette("run", cwd=tmp_path)
+    assert "3 processed, 0 unchanged" in changed.stdout, changed.stdout
+    assert (changed.stdout + changed.stderr).count("Cached(type=COMPLETED)") == 3
+    for stage in ("repair", "split", "structure", "align", "export"):
+        assert f"Task run '{stage}-" in changed.stdout + changed.stderr, stage
+    repairs = (tmp_path / "cleaned" / "002_9382d4ae2bbb4b06" / "repairs.jsonl").read_text(
+        encoding="utf-8")
+    assert "fix_ocr_words" in outputs["cleaned/002_9382d4ae2bbb4b06/repairs.jsonl"].decode()
+    assert "fix_ocr_words" not in repairs
+    (tmp_path / "gazette.toml").write_text("repair_disabled = [\"fix_everything\"]\n",
+                                            encoding="utf-8")
+    bad = gazette("run", cwd=tmp_path)
+    assert bad.returncode == 1 and "is not a list of repair rules" in bad.stdout
+
 
 def test_stage_commands(tmp_path: Path):
     split = gazette("split", str(SAMPLES / "002_9382d4ae2bbb4b06.txt"), cwd=tmp_path)

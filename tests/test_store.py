@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from pipeline.config import Settings
@@ -35,18 +37,20 @@ def test_publish_swaps_in_whole_folders(settings: Settings):
     assert sorted(p.name for p in settings.cleaned.iterdir()) == ["doc"]
 
 
-def test_up_to_date_needs_same_hash_and_version(settings: Settings):
-    from pipeline.config import PIPELINE_VERSION
-
+def test_up_to_date_needs_same_hash_code_and_settings(settings: Settings):
     source = Source(path=settings.raw / "a.txt", relpath="a.txt", doc_id="a", kind="text",
                     sha256="abc")
     assert not is_up_to_date(settings, source)
     out = DocumentOutput(settings, "a")
     out.start()
-    out.publish({"sha256": "abc", "pipeline_version": PIPELINE_VERSION})
+    out.publish({"sha256": "abc", "build": settings.output_key()})
     assert is_up_to_date(settings, source)
     changed = Source(path=source.path, relpath="a.txt", doc_id="a", kind="text", sha256="def")
     assert not is_up_to_date(settings, changed)
+    # another setting that shapes the outputs: the document is redone
+    assert not is_up_to_date(replace(settings, repair_disabled=("fix_ocr_words",)), source)
+    # one that does not (speed only): still up to date
+    assert is_up_to_date(replace(settings, page_workers=1), source)
 
 
 @pytest.mark.parametrize("doc_id", ["../escape", "a/b", ".."])

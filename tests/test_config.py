@@ -1,0 +1,81 @@
+"""Settings: one object from gazette.toml, checked, and the keys that decide what is redone."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pipeline.config import READING_SETTINGS, Settings
+from pipeline.errors import GazetteError
+from pipeline.stages import align_params, repair_config
+
+
+def test_gazette_toml_sets_every_stage(tmp_path: Path):
+    (tmp_path / "gazette.toml").write_text(
+        'min_ocr_confidence = 60\nlanguages = ["en", "pt"]\n'
+        'repair_disabled = ["fix_ocr_words"]\n[align]\nsize_exponent = 0.5\nband = 10\n',
+        encoding="utf-8")
+    settings = Settings.for_root(tmp_path)
+    assert settings.min_ocr_confidence == 60.0 and settings.languages == ("en", "pt")
+    assert repair_config(settings).fix_ocr_words is False
+    assert repair_config(settings).ftfy is True
+    params = align_params(settings)
+    assert (params.size_exponent, params.band, params.max_merge) == (0.5, 10, 5)
+    assert settings.changed() == {
+        "languages": ("en", "pt"), "min_ocr_confidence": 60.0,
+        "repair_disabled": ("fix_ocr_words",), "align": (("band", 10), ("size_exponent", 0.5))}
+    # a run's overrides win over the file
+    assert Settings.for_root(tmp_path, min_ocr_confidence=50.0).min_ocr_confidence == 50.0
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("ocr_dpy = 300", "unknown setting 'ocr_dpy', did you mean 'ocr_dpi'?"),
+    ("raw = 'elsewhere'", "unknown setting 'raw'"),
+    ("ocr_dpi = '300'", "ocr_dpi = '300' is not a whole number"),
+    ("flag_below = true", "flag_below = True is not a number"),
+    ("max_cid_share = -1", "is not zero or more"),
+    ("languages = ['en', 'de']", "is not a list of en, pt, sv, hi"),
+    ('repair_disabled = ["fix_everything"]', "is not a list of repair rules"),
+    ("[align]\nsizes = 2", "is not a table of aligner knobs"),
+    ("ocr_dpi = ", "is not valid TOML"),
+])
+def test_bad_settings_are_named(tmp_path: Path, text: str, message: str):
+    (tmp_path / "gazette.toml").write_text(text + "\n", encoding="utf-8")
+    with pytest.raises(GazetteError, match=message.replace("(", r"\(").replace("?", r"\?")
+                       .replace("[", r"\[")):
+        Settings.for_root(tmp_path)
+
+
+def test_reading_key_follows_reading_settings_only(settings: Settings):
+    for name in READING_SETTINGS:
+        value = getattr(settings, name)
+        if isinstance(value, tuple):
+            other: object = value[:-1]
+        elif isinstance(value, str):
+            other = value + "+swe"
+        else:
+            other = value * 2 + 1
+        assert replace(settings, **{name: other}).reading_key() != settings.reading_key(), name
+    for changed in (replace(settings, repair_disabled=("ftfy",)),
+                    replace(settings, align=(("band", 4),)), replace(settings, flag_below=0.6)):
+        assert changed.reading_key() == settings.reading_key()
+        assert changed.output_key() != settings.output_key()
+    assert replace(settings, page_workers=1).output_key() == settings.output_key()
+
+
+def test_readme_documents_every_setting():
+    from dataclasses import fields
+
+    from pipeline.config import PLACES
+    from pipeline.repair import RULES
+    from pipeline.sentalign import AlignParams
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Configuration"):readme.index("## Development")]
+    for field in fields(Settings):
+        if field.name not in PLACES:
+            assert f"| `{field.name}` |" in section, field.name
+    for name in (*RULES, *(f.name for f in fields(AlignParams))):
+        assert f"`{name}`" in section, name
