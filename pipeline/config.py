@@ -6,6 +6,7 @@ reads the environment. The CLI builds one from its options, tests build their ow
 
 from __future__ import annotations
 
+import ast
 import difflib
 import hashlib
 import json
@@ -169,11 +170,44 @@ READING_SETTINGS = ("languages", "ocr_dpi", "ocr_languages", "max_raster_pixels"
 SPEED_SETTINGS = ("page_workers",)
 OUTPUT_SETTINGS = tuple(f.name for f in fields(Settings)
                         if f.name not in PLACES + SPEED_SETTINGS)
-#: The library's files that reading runs (relative to the package), for the reading key.
-READING_CODE = ("ingest.py", "pdfread.py", "pagedecision.py", "textlayer.py", "scan.py",
-                "legacy_hindi.py", "langsplit.py", "lexicon.py", "parts.py", "records.py",
-                "_exec/tesseract.py")
 _PACKAGE = Path(__file__).resolve().parent
+
+
+def package_imports(start: str) -> tuple[str, ...]:
+    """The library's files that ``start`` (a file of the package) runs: itself and every
+    module of the package it imports at module level, and theirs, found by reading the
+    source. Imports inside functions (this module's own lazy imports of the repair
+    rules and the aligner, to check their names) do not count.
+
+    >>> [name for name in package_imports("ingest.py") if "pdf" in name or "scan" in name]
+    ['pdfread.py', 'scan.py']
+    """
+    found: set[Path] = set()
+    todo = [_PACKAGE / start]
+    while todo:
+        path = todo.pop()
+        if path in found or not path.is_file():
+            continue
+        found.add(path)
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                if name == "pipeline" or not name.startswith("pipeline."):
+                    continue
+                module = _PACKAGE.joinpath(*name.split(".")[1:])
+                todo.append(module / "__init__.py" if module.is_dir()
+                            else module.with_suffix(".py"))
+    return tuple(sorted(path.relative_to(_PACKAGE).as_posix() for path in found))
+
+
+#: The library's files that reading runs (the settings' own module aside: the values
+#: of the reading settings are in the key), for the reading key.
+READING_CODE = tuple(name for name in package_imports("ingest.py") if name != "config.py")
 
 
 def _key(values: dict[str, Any], code: tuple[str, ...]) -> str:
