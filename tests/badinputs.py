@@ -103,6 +103,8 @@ def build(raw: Path) -> dict[str, Expect]:
     write("Decreto nº 12.863 — Índia.txt", TEXT.encode(), Expect("processed"))
     write("a..b.txt", TEXT.encode(), Expect("processed"))
     write("-rf.txt", TEXT.encode(), Expect("processed"))
+    # characters XML 1.0 forbids, a right-to-left override and markup in a file name
+    write("ctl\x01\x1b[31m\u202e<tu>&amp;\ufffe.txt", TEXT.encode(), Expect("processed"))
     outside = raw.parent / "outside-secret.txt"
     outside.write_text(TEXT, encoding="utf-8")
     (raw / "link-outside.txt").symlink_to(outside)
