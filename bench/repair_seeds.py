@@ -6,8 +6,11 @@
    damaged like the seeds at fixed random places (closing and opening quotes turned
    into the junk letters, ``(ii)`` into look-alikes, ``l``→``i`` and ``å``→``ä``
    confusions); character error rate against the clean text before and after repair.
-3. Clean text: NTREX dev (all five files) and three DGT decisions; changes other
-   than NFC normalization must be zero.
+3. Clean text: NTREX dev (all five files) and three DGT decisions segment by segment;
+   then whole documents (NTREX documents joined into paragraphs, all DGT decisions
+   joined per language, seed 001, clean prose with Latin phrases and numbers ending
+   sentences), where context-hungry rules see their context; changes other than NFC
+   normalization must be zero.
 
     .venv/bin/python bench/repair_seeds.py --shared ../shared
 """
@@ -108,6 +111,62 @@ def clean(shared: Path) -> None:
                   f"{sum(s.rule != 'normalize_nfc' for s in steps)} |")
 
 
+#: Clean legal and news prose written for this benchmark (not tuning data of any rule):
+#: Latin phrases, and numbers that end sentences before quotations and numbered items.
+CLEAN_PROSE = (
+    "The competent authorities shall, inter alia, exchange information on a bona fide "
+    "request; the provisions apply mutatis mutandis to the taxes referred to in Article "
+    "2. \"It is a matter of ex officio review,\" the minister said. The rate is pro rata "
+    "temporis and applies ipso facto. The committee met ad hoc on 14 March and again on "
+    "the 21st. She was appointed at the age of 34. \"I am honoured,\" she said.",
+    "As autoridades competentes trocarão, inter alia, as informações necessárias, e o "
+    "disposto aplica-se mutatis mutandis ao Artigo 5. \"Trata-se de uma revisão de "
+    "ofício\", disse o ministro. A taxa é calculada pro rata e vale erga omnes desde o dia "
+    "7. (Os valores constam do anexo.) O prazo termina em 2015 e é de 3. anos segundo o "
+    "decreto.",
+    "De behöriga myndigheterna ska inter alia utbyta upplysningar, och bestämmelserna "
+    "tillämpas mutatis mutandis på artikel 9. \"Det är en fråga om prövning ex officio\", "
+    "sade ministern. Han var 8. \"Jag minns det väl\", sade han.",
+)
+
+
+def clean_documents(shared: Path) -> None:
+    """Clean text as whole documents (a page each), where the context-hungry rules see
+    what they look for: NTREX documents joined into paragraphs, DGT decisions joined per
+    language, seed 001, and clean prose with Latin phrases and sentence-final numbers."""
+    print("\n| clean documents | documents | characters | changes other than NFC, by rule |")
+    print("|---|---:|---:|---|")
+    corpora = shared / "corpora"
+    ids = (corpora / "ntrex-dev" / "ntrex-dev.doc_ids.txt").read_text(
+        encoding="utf-8").splitlines()
+    sets: list[tuple[str, list[str]]] = []
+    for name in ("eng", "por", "por-BR", "swe", "hin"):
+        lines = (corpora / "ntrex-dev" / f"ntrex-dev.{name}.txt").read_text(
+            encoding="utf-8").splitlines()
+        docs: dict[str, list[str]] = {}
+        for doc_id, line in zip(ids, lines, strict=True):
+            docs.setdefault(doc_id, []).append(line)
+        sets.append((f"NTREX {name}, documents as paragraphs",
+                     [" ".join(doc) for doc in docs.values()]))
+    for lang in ("EN-GB", "PT-PT", "SV-SE"):
+        decisions = []
+        for tmx in sorted((corpora / "dgt-decisions").glob("*.tmx")):
+            root = ET.fromstring(tmx.read_bytes().decode("utf-16"))
+            decisions.append("\n".join(tuv.findtext("seg") or "" for tuv in root.iter("tuv")
+                                       if tuv.get("lang") == lang))
+        sets.append((f"DGT decisions {lang}, whole", decisions))
+    seed = (Path(__file__).resolve().parent.parent / "raw" / "samples"
+            / "001_92f44dad33fafe9c.txt").read_text(encoding="utf-8")
+    sets.append(("seed 001 (clean English protocol)", [seed]))
+    sets.append(("clean prose with Latin phrases and sentence-final numbers",
+                 list(CLEAN_PROSE)))
+    for label, texts in sets:
+        rules = Counter(s.rule for s in repair(document(*texts)).steps
+                        if s.rule != "normalize_nfc")
+        print(f"| {label} | {len(texts)} | {sum(map(len, texts))} | "
+              f"{', '.join(f'{r} {n}' for r, n in rules.most_common()) or '0'} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--shared", type=Path, default=Path("../shared"))
@@ -115,6 +174,7 @@ def main() -> int:
     seeds(args.shared)
     injected(args.shared)
     clean(args.shared)
+    clean_documents(args.shared)
     return 0
 
 

@@ -203,3 +203,24 @@ def test_glyph_map_reads_another_broken_hindi_pdf_with_its_own_map(shared: Path)
     repaired = repair(document(text)).pages[0].text
     assert "तारीख" in repaired and "अक्तूबर" in repaired
     assert known_share(repaired, ("hi",))[0] >= known_share(text, ("hi",))[0] + 0.1
+
+
+@pytest.mark.parametrize(("text", "rule"), [
+    # a Latin phrase is no OCR error (inter alia → "inter alla")
+    ("The competent authorities of the two States shall, inter alia, exchange the "
+     "information that is relevant for carrying out the provisions of this Convention.",
+     "fix_ocr_words"),
+    ("As autoridades competentes dos dois Estados trocarão, inter alia, as informações "
+     "necessárias para aplicar as disposições da presente Convenção.", "fix_ocr_words"),
+    # a number that ends a sentence before a quotation is no displaced paragraph number
+    ("She was found in a home for people aged 34. \"I am honoured,\" she said. The "
+     "family said she had lived there since the summer.", "move_displaced_paragraph_numbers"),
+    ("O prazo é o do Artigo 5. (Os valores constam do anexo.) e vale para todos.",
+     "move_displaced_paragraph_numbers"),
+    # IMO circular references in a page of Portuguese are no Kruti Dev Hindi
+    ("jangadas não abrangidas\nCirc.809/MSC IMO\nCirc.1006/MSC IMO\nCirc.1328/MSC IMO\n"
+     "Jangada pneumática", "convert_legacy_hindi"),
+])
+def test_clean_text_in_context_is_left_alone(text: str, rule: str):
+    """False positives of whole clean documents (BENCHMARKS.md, clean documents)."""
+    assert [step.rule for step in repair(document(text)).steps] == []

@@ -8,6 +8,7 @@ much of a page.
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 import unicodedata
@@ -16,7 +17,12 @@ import ftfy
 
 from pipeline.legacy_hindi import convert_legacy_runs
 from pipeline.lexicon import broken_devanagari, is_known, zipf
-from pipeline.repair._tables import CYRILLIC_TO_LATIN, VIETNAMESE_JUNK, WORD_CONFUSIONS
+from pipeline.repair._tables import (
+    CYRILLIC_TO_LATIN,
+    LATIN_PHRASES,
+    VIETNAMESE_JUNK,
+    WORD_CONFUSIONS,
+)
 from pipeline.repair.glyph_map import apply_glyph_map, infer_glyph_map
 from pipeline.repair.hindi_layer import put_signs_in_place, rejoin_detached_signs
 
@@ -61,15 +67,27 @@ def fix_with_ftfy(text: str) -> str:
 
 
 def convert_legacy_hindi(text: str) -> str:
-    """Convert Hindi typed in the Kruti Dev legacy font to Unicode where a text mixes it in.
+    r"""Convert Hindi typed in the Kruti Dev legacy font to Unicode where a text mixes it in.
 
     >>> convert_legacy_hindi("jftLVªh laö Mhö vlk/kj.k EXTRAORDINARY Hkkx II—[k.M 3")
     'रजिस्ट्री सं॰ डी॰ असाधरण EXTRAORDINARY भाग II—खण्ड 3'
 
     Only stretches with Kruti Dev's tell-tales in several words are touched (see
-    :func:`pipeline.legacy_hindi.convert_legacy_runs`); English capitals stay.
+    :func:`pipeline.legacy_hindi.convert_legacy_runs`); English capitals stay. And only
+    on a page that shows Hindi: Devanagari elsewhere on it (a bilingual masthead above
+    Hindi text), or stretches that, converted, are most of the page. Citations that
+    happen to look like Kruti Dev in a page of other text stay as they are:
+
+    >>> convert_legacy_hindi("jangadas não abrangidas\nCirc.809/MSC IMO\nCirc.1006/MSC IMO\n"
+    ...                      "Circ.1328/MSC IMO\nJangada pneumática com " + "texto " * 40)[:50]
+    'jangadas não abrangidas\nCirc.809/MSC IMO\nCirc.1006'
     """
-    return convert_legacy_runs(text)
+    converted = convert_legacy_runs(text)
+    if converted == text or _HAS_DEVANAGARI.search(text):
+        return converted
+    letters = [ch for ch in converted if ch.isalpha()]
+    hindi = sum("\u0900" <= ch <= "\u097f" for ch in letters)
+    return converted if hindi >= 0.5 * len(letters) else text
 
 
 def normalize_nfc(text: str) -> str:
@@ -286,11 +304,17 @@ _UNIT_START = re.compile(r"(?:\d{1,2}\.|\(?[a-z]\)|\(?[ivx]+\)|[-–•])\s")
 _HYPHENATED = re.compile(r"(\w+)-\n(\w+)")
 
 
+#: Share of a page's lines that must run on into the next for it to look wrapped (a
+#: hard-wrapped decree, seed 004: 58 %; a DGT annex of titles split over lines: 23 %).
+MIN_RUN_ON_SHARE = 0.3
+
+
 def reflow_hard_wraps(text: str) -> str:
     """Join the lines of paragraphs a PDF's text layer wrapped; keep headings and items.
 
     Applies only to pages that look wrapped (eight lines or more, median length
-    under 110 characters). A line is joined to the next unless it ends a sentence or
+    under 110 characters, and three lines in ten running on into a next line that
+    starts in lower case). A line is joined to the next unless it ends a sentence or
     clause (``.``, ``:``, ``;``) or either line is a heading, a numbered paragraph or an
     item; ``exem-`` + ``plo`` becomes ``exemplo`` where the lexicon knows the joined word
     and not the hyphenated one (``comunicar-se`` keeps its hyphen).
@@ -313,6 +337,13 @@ def reflow_hard_wraps(text: str) -> str:
     """
     lines = text.split("\n")
     if len(lines) < 8 or statistics.median(len(line) for line in lines) >= 110:
+        return text
+    # wrapped text runs on from line to line; a page of whole paragraphs, one a line
+    # (headings and short items among them), does not
+    filled = [line.strip() for line in lines if line.strip()]
+    runs_on = sum(1 for before, after in itertools.pairwise(filled)
+                  if not _ends_clause(before) and after[0].islower())
+    if runs_on < max(3, MIN_RUN_ON_SHARE * len(filled)):
         return text
     text = _HYPHENATED.sub(_join_hyphenated, text)
     lines = text.split("\n")
@@ -348,36 +379,54 @@ def _join_hyphenated(match: re.Match[str]) -> str:
     return hyphenated
 
 
-_DISPLACED = re.compile(r"(?<=[a-zà-üå-ö,]) (\d{1,2})\. (?=[a-zà-üå-ö(\"“])")
+_DISPLACED = re.compile(r"(?<=[a-zà-üå-ö,]) (\d{1,2})\. (?=[\"“(]?[a-zà-üå-ö])")
 _SENTENCE_START = re.compile(r'(?:^|(?<=[.:;]\s)|(?<=[.:;]["”]\s)|(?<=\n))(?=["“(]?[A-ZÀ-Ü])')
+#: A paragraph number where a sentence starts (``2. Para efeitos``).
+_NUMBERED_PARAGRAPH = re.compile(r'(?:^|(?<=[.:;]\s)|(?<=\n))["“(]?(\d{1,2})\.\s+["“(]?[A-ZÀ-Ü]')
 
 
 def move_displaced_paragraph_numbers(text: str) -> str:
     """Put paragraph numbers that two-column OCR pushed mid-sentence back at its start.
 
-    >>> move_displaced_paragraph_numbers(
-    ...     "Estados. Para efeitos desta Convenção, os rendimentos de uma 2. entidade são")
-    'Estados. 2. Para efeitos desta Convenção, os rendimentos de uma entidade são'
+    >>> print(move_displaced_paragraph_numbers("1. O imposto pago nos dois Estados. Para "
+    ...     "efeitos desta Convenção, uma 2. entidade é"))
+    1. O imposto pago nos dois Estados. 2. Para efeitos desta Convenção, uma entidade é
 
     Evidence: the number stands between a lower-case word (or a comma) and a lower-case
-    word, and the sentence it belongs to does not start with a number already. Unsafe
-    when a sentence really ends in an abbreviation before a number (``pág. 2. segue``).
+    word, the sentence it belongs to does not start with a number already, and the page
+    numbers its paragraphs: the number before or after it starts a sentence on the page.
+    So a number that ends a sentence (``aged 34. "I am``), or one in text with no
+    numbered paragraphs, stays where it is:
+
+    >>> move_displaced_paragraph_numbers("She was found in a home for people aged 34. "
+    ...                                  "the family said later.")
+    'She was found in a home for people aged 34. the family said later.'
+
+    Unsafe when a sentence really ends in an abbreviation before a number
+    (``pág. 2. segue``) on a page with numbered paragraphs.
     """
     while True:
+        numbered = {int(m.group(1)) for m in _NUMBERED_PARAGRAPH.finditer(text)}
         for match in _DISPLACED.finditer(text):
+            number = int(match.group(1))
+            if not {number - 1, number + 1} & numbered:
+                continue
             starts = [m.start() for m in _SENTENCE_START.finditer(text, 0, match.start())]
             if not starts:
                 continue
             start = starts[-1]
             if re.match(r'["“(]?\d{1,2}\.\s', text[start:]):
                 continue
-            number = match.group(1)
             text = (text[:start] + f"{number}. " + text[start:match.start()] + " "
                     + text[match.end():])
             break
         else:
             return text
 
+
+_LATIN_PHRASE = re.compile(
+    r"\b(?:" + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in LATIN_PHRASES) + r")\b",
+    re.IGNORECASE)
 
 # a whole word between spaces or ordinary punctuation, not part of "vlk/kj.k"
 _WORD = re.compile(r"(?<![^\s(\"“‘])[a-zà-öø-ÿăőű]{3,}(?=[\s.,;:!?)\"”’]|$)")
@@ -396,11 +445,20 @@ def fix_ocr_words(text: str) -> str:
     Evidence: across Portuguese, English and Swedish the word is rare (Zipf < 3.5)
     and exactly one candidate made by one confusion (``i``→``l``, ``ä``/``ă``→``å``,
     ``rn``→``m``, ...) is at least 3 Zipf points more frequent. Capitalised words
-    (names) are left alone. Unsafe for rare words that a confusion turns into common
-    ones (such a change is logged and can be undone).
+    (names) and the words of Latin phrases (``LATIN_PHRASES``) are left alone:
+
+    >>> fix_ocr_words("the States shall, inter alia, exchange information")
+    'the States shall, inter alia, exchange information'
+
+    Unsafe for rare words that a confusion turns into common ones (such a change is
+    logged and can be undone).
     """
+    latin = [m.span() for m in _LATIN_PHRASE.finditer(text)]
+
     def fix(match: re.Match[str]) -> str:
         word = match.group()
+        if any(start <= match.start() < end for start, end in latin):
+            return word
         current = _zipf(word)
         if current >= 3.5:
             return word
