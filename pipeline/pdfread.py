@@ -40,7 +40,7 @@ import pikepdf
 import pypdfium2
 
 from pipeline.config import Settings
-from pipeline.errors import InputError
+from pipeline.errors import GazetteError, InputError
 from pipeline.legacy_hindi import conversion_quality, convert_legacy_text
 from pipeline.pagedecision import (
     PageDecision,
@@ -67,16 +67,17 @@ def read_pdf(path: Path, settings: Settings) -> list[Page]:
     """Read every page of the PDF at ``path`` (see the module docstring).
 
     Raises :class:`InputError` if the file is no PDF, needs a password, cannot be
-    opened or has no pages; a page that fails is recorded as failed with its reason.
+    opened or has no pages, and :class:`GazetteError` if a page worker died; a page
+    that fails is recorded as failed with its reason.
     """
     sweep_scratch(settings)
     with _scratch_folder(settings, "pdf") as tmp:
         readable, warnings = _readable_pdf(path, tmp)
         count = _page_count(readable)
         progress = _Progress(path.name, count)
-        pool = page_pool(settings.page_workers)
         pages: dict[int, Page] = {}
         to_ocr: list[_OcrNeed] = []
+        pool = page_pool(settings.page_workers)
         layers = [pool.submit(_read_layer, readable, index, settings) for index in range(count)]
         for number, future in enumerate(layers, start=1):
             item = _outcome(path.name, number, future)
@@ -89,7 +90,7 @@ def read_pdf(path: Path, settings: Settings) -> list[Page]:
             unhinted = next((need for need in to_ocr if need.script_hint is None), None)
             if unhinted is not None:
                 pack, why = _outcome(path.name, unhinted.number, pool.submit(
-                    _probe, readable, unhinted.number - 1, settings), on_failure=(None, ""))
+                    _probe, readable, unhinted.number - 1, settings))
                 log.info("%s: scanned pages read with %s (%s)", path.name, pack, why)
             scans = [(need.number, pool.submit(_ocr_page, readable, need, settings, pack, why))
                      for need in to_ocr]
@@ -136,17 +137,15 @@ def shutdown_page_pool() -> None:
             _POOL = None
 
 
-def _outcome(name: str, number: int, future: Future[Any], on_failure: Any = None) -> Any:
-    """A worker's result; a worker that died makes the page fail and the pool restart."""
+def _outcome(name: str, number: int, future: Future[Any]) -> Any:
+    """A worker's result. A worker that died (killed, out of memory) fails the document,
+    so that the next run reads it again, and the pool starts anew for the next one."""
     try:
         return future.result()
     except BrokenProcessPool as exc:
         shutdown_page_pool()
-        log.warning("%s page %d: its worker process died (%s)", name, number, exc)
-        if on_failure is not None:
-            return on_failure
-        return Page(number=number, method="failed",
-                    reason=f"the process reading the page died: {exc}", text="")
+        raise GazetteError(f"the process reading page {number} of {name} died ({exc})",
+                           "run again: the document is read anew") from exc
 
 
 class _Progress:

@@ -168,3 +168,40 @@ def test_tables_inside_columns_are_read_row_by_row(shared: Path):
         text = text_in_reading_order(pdf.pages[15]).text
     for row in ("REDE FORTE 9", "REFRI PET 4", "SARANDI AGUA TONICA 25"):
         assert row in text.splitlines()
+
+
+@pytest.mark.slow
+def test_a_page_worker_that_dies_fails_the_document_not_the_run(settings: Settings,
+                                                                 shared: Path):
+    """kill -9 of a page worker: the document fails with the reason, the next one reads."""
+    import os
+    import signal
+    import threading
+
+    import psutil
+
+    from pipeline.errors import GazetteError
+    from pipeline.pdfread import page_pool
+
+    page_pool(settings.page_workers)  # started here, so its workers can be found
+    failure: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            ingest(source_for(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf"), settings)
+        except BaseException as exc:  # what the reading thread ends with
+            failure.append(exc)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    workers: list[psutil.Process] = []
+    while reader.is_alive() and not workers:  # wait until a worker is busy with a page
+        workers = [child for child in psutil.Process().children()
+                   if "resource_tracker" not in " ".join(child.cmdline())
+                   and child.cpu_percent(interval=0.1) > 0]
+    os.kill(workers[0].pid, signal.SIGKILL)
+    reader.join()
+    assert failure and isinstance(failure[0], GazetteError)
+    assert "the process reading page" in str(failure[0]) and "died" in str(failure[0])
+    pages = ingest(source_for(TEXT_LAYER), settings).pages
+    assert [page.method for page in pages] == ["text-layer", "text-layer"]
