@@ -135,9 +135,10 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
     """
     logger = get_run_logger()
     settings = Settings.for_root(root, **check_settings(overrides or {}, "the run's overrides"))
-    if settings.changed():
+    changed = settings.changed()
+    if changed:
         logger.info("settings other than the defaults: %s", ", ".join(
-            f"{name} = {value!r}" for name, value in settings.changed().items()))
+            f"{name} = {value!r}" for name, value in changed.items()))
     catalog = Catalog(settings)
     sources = stages.select_sources(discover(settings), only)
     run_id = catalog.start_run(trigger)
@@ -157,6 +158,6 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
     summaries = [futures[s.doc_id].result() if s.doc_id in futures
                  else stages.skipped(settings, s) for s in sources]
     catalog.finish_run(run_id, summaries)
-    create_markdown_artifact(run_report(summaries, settings.changed()), key="gazette-run",
+    create_markdown_artifact(run_report(summaries, changed), key="gazette-run",
                              description=f"gazette run {run_id} on {settings.raw}")
     return summaries

@@ -66,7 +66,8 @@ def run(
 
 
 def parse_overrides(assignments: list[str]) -> dict[str, Any]:
-    """``NAME=VALUE`` options as settings; a value is read as TOML, else as text.
+    """``NAME=VALUE`` options as settings, unchecked (:func:`check_settings` checks them
+    where they are used); a value is read as TOML, else as text.
 
     >>> parse_overrides(["min_ocr_confidence=60", "align.skip=-0.03", "ocr_languages=por"])
     {'min_ocr_confidence': 60, 'align': {'skip': -0.03}, 'ocr_languages': 'por'}
@@ -86,7 +87,6 @@ def parse_overrides(assignments: list[str]) -> dict[str, Any]:
             overrides.setdefault(table, {})[knob] = value
         else:
             overrides[table] = value
-    check_settings(overrides, "--set")
     return overrides
 
 

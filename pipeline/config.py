@@ -13,6 +13,7 @@ import json
 import os
 import tomllib
 from dataclasses import dataclass, fields
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -214,12 +215,21 @@ def _key(values: dict[str, Any], code: tuple[str, ...]) -> str:
     """``PIPELINE_VERSION+`` a digest of the values and of the code files (a folder:
     every ``.py`` file below it), e.g. ``0.4.0+1f2e3d4c5b6a``."""
     digest = hashlib.sha256(json.dumps(values, sort_keys=True, default=str).encode())
+    digest.update(_code_digest(code))
+    return f"{PIPELINE_VERSION}+{digest.hexdigest()[:12]}"
+
+
+@cache
+def _code_digest(code: tuple[str, ...]) -> bytes:
+    """The digest of the code files, read once per process: the code that runs is the
+    code that was imported, whatever happens to the files later."""
+    digest = hashlib.sha256()
     for name in code:
         path = _PACKAGE / name
         for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
             digest.update(file.relative_to(_PACKAGE).as_posix().encode())
             digest.update(file.read_bytes())
-    return f"{PIPELINE_VERSION}+{digest.hexdigest()[:12]}"
+    return digest.digest()
 
 
 def read_settings_file(path: Path) -> dict[str, Any]:

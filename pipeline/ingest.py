@@ -45,11 +45,7 @@ def discover(settings: Settings) -> list[Source]:
     a decree published in parts become one source (:func:`pipeline.parts.stitch`).
     """
     raw = settings.raw.resolve()
-    paths = sorted(
-        path for path in settings.raw.rglob("*")
-        if (path.is_file() or path.is_symlink()) and not any(
-            part.startswith(".") for part in path.relative_to(settings.raw).parts)
-    )
+    paths = [path for path, parts in _inbox_files(settings) if not _hidden(parts)]
     relpaths = [path.relative_to(settings.raw).as_posix() for path in paths]
     ids = doc_ids_for(relpaths)
     return stitch([_source(path, relpath, ids[relpath], inbox=raw)
@@ -72,15 +68,25 @@ def ignored(settings: Settings) -> list[tuple[str, str]]:
     .uploads/a.pdf - in the hidden folder '.uploads'
     """
     found = []
-    for path in sorted(settings.raw.rglob("*")):
-        parts = path.relative_to(settings.raw).parts
-        hidden = [part for part in parts if part.startswith(".")]
-        if not hidden or not (path.is_file() or path.is_symlink()):
-            continue
-        reason = ("hidden: its name starts with '.'" if hidden == [parts[-1]]
-                  else f"in the hidden folder {hidden[0]!r}")
-        found.append((path.relative_to(settings.raw).as_posix(), reason))
+    for _path, parts in _inbox_files(settings):
+        hidden = _hidden(parts)
+        if hidden:
+            reason = ("hidden: its name starts with '.'" if hidden == [parts[-1]]
+                      else f"in the hidden folder {hidden[0]!r}")
+            found.append(("/".join(parts), reason))
     return found
+
+
+def _inbox_files(settings: Settings) -> list[tuple[Path, tuple[str, ...]]]:
+    """Every file (and symbolic link) in the inbox, sorted, with its path's parts
+    relative to the inbox."""
+    return [(path, path.relative_to(settings.raw).parts)
+            for path in sorted(settings.raw.rglob("*")) if path.is_file() or path.is_symlink()]
+
+
+def _hidden(parts: tuple[str, ...]) -> list[str]:
+    """The hidden names (starting with ``.``) on a path: uploads in progress and the like."""
+    return [part for part in parts if part.startswith(".")]
 
 
 def source_for(path: Path) -> Source:

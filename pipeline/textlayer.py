@@ -101,7 +101,7 @@ def read_text_layer(chars: Sequence[Char], width: float, height: float,
     body, turned, diagonal = split_by_orientation(chars)
     body = dedupe_chars(body)
     regions = reading_order(body, width, height, rules)
-    parts = [extract_text(list(members)) for _, members in regions]
+    parts = [extract_text(members) for _, members in regions]
     if turned:
         parts.append(extract_text(dedupe_chars(turned)))
     text = "\n\n".join(part for part in parts if part.strip())

@@ -86,7 +86,7 @@ def convert_legacy_hindi(text: str) -> str:
     if converted == text or _HAS_DEVANAGARI.search(text):
         return converted
     letters = [ch for ch in converted if ch.isalpha()]
-    hindi = sum("\u0900" <= ch <= "\u097f" for ch in letters)
+    hindi = sum(1 for ch in letters if _HAS_DEVANAGARI.match(ch))
     return converted if hindi >= 0.5 * len(letters) else text
 
 
