@@ -8,8 +8,14 @@ and a 1–3° skew (``scripts/make_samples.render_scan``), so the truth is the t
 * Hindi      — NTREX dev Hindi lines (Lohit Devanagari font)
 * English    — seed 001 (the Brazil–Japan protocol)
 
-Each language is one image-only PDF of ``--pages`` pages. Systems, one after another
-on the same files:
+Each language is one image-only PDF of ``--pages`` pages, in two sets:
+
+* **tuning** — ``make_samples``' aging (blur, speckles, flat gray paper): the set the
+  page preparation was chosen on;
+* **held out** — a different aging not looked at while tuning: paper darkening from
+  right to left (a photocopy's shadow), gray ink, Gaussian noise, JPEG at quality 50.
+
+Systems, one after another on the same files:
 
 * **gazette** — ``pipeline.ingest`` (deskew, median filter, one pack per document from
   a probe of its first scanned page, orientation and script detection where a reading
@@ -22,7 +28,8 @@ on the same files:
   reference for CPU time.
 
 CER is the Levenshtein distance over the truth's length after folding white space;
-speed is pages per minute of wall time. Also reports the page decisions on the India
+word F1 is order-free (the multiset of case-folded words of the reading against the
+truth's); speed is pages per minute of wall time. Also reports the page decisions on the India
 PDFs against the paths they should take. Usage::
 
     .venv/bin/python bench/ocr_bench.py --shared ../shared [--pages 2]
@@ -31,13 +38,17 @@ PDFs against the paths they should take. Usage::
 from __future__ import annotations
 
 import argparse
+import io
 import random
+import re
 import resource
 import subprocess
 import sys
 import tempfile
 import time
 import unicodedata
+from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -49,8 +60,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 
-from make_samples import DPI, MARGIN, PAGE, SERIF, render_scan, wrap  # noqa: E402
-from PIL import ImageFont  # noqa: E402
+import numpy as np  # noqa: E402
+from make_samples import DPI, MARGIN, PAGE, SERIF, Aging, render_scan, wrap  # noqa: E402
+from PIL import Image, ImageFilter, ImageFont  # noqa: E402
 
 from pipeline.config import Settings  # noqa: E402
 from pipeline.ingest import ingest, source_for  # noqa: E402
@@ -90,6 +102,30 @@ def cer(truth: str, text: str) -> float:
     return Levenshtein.distance(fold(truth), fold(text)) / max(1, len(fold(truth)))
 
 
+def word_f1(truth: str, text: str) -> float:
+    """Order-free word F1: the multiset of case-folded words against the truth's."""
+    want, got = (Counter(re.findall(r"\w+", fold(t).casefold())) for t in (truth, text))
+    common = sum((want & got).values())
+    return 2 * common / max(1, sum(want.values()) + sum(got.values()))
+
+
+def age_held_out(page: Image.Image, rng: random.Random, skew: float) -> Image.Image:
+    """The held-out aging: a shadow darkening the paper from 240 to 200 towards the
+    left, ink at 70, Gaussian noise (σ 8), the skew, and JPEG at quality 50."""
+    ink = np.asarray(page.filter(ImageFilter.GaussianBlur(1.1)), dtype=np.float32) / 255
+    paper = np.linspace(200, 240, page.width, dtype=np.float32)[None, :]
+    noise = np.random.default_rng(rng.randrange(1 << 30)).normal(0, 8, ink.shape)
+    aged = np.clip(paper * ink + 70 * (1 - ink) + noise, 0, 255).astype(np.uint8)
+    turned = Image.fromarray(aged).rotate(skew, resample=Image.Resampling.BICUBIC,
+                                          fillcolor=220)
+    jpeg = io.BytesIO()
+    turned.save(jpeg, "JPEG", quality=50)
+    return Image.open(jpeg).convert("L")
+
+
+AGINGS = {"tuning": None, "held out": age_held_out}
+
+
 def pdf_paragraphs(path: Path, pages: range) -> list[str]:
     """Paragraph-sized chunks of a PDF's text layer (lines joined, hyphens kept)."""
     with pdfplumber.open(path) as pdf:
@@ -119,7 +155,8 @@ def texts(shared: Path) -> dict[str, tuple[list[str], Path]]:
     }
 
 
-def make_scans(shared: Path, folder: Path, pages: int) -> dict[str, tuple[Path, list[str]]]:
+def make_scans(shared: Path, folder: Path, pages: int, age: Aging | None = None
+               ) -> dict[str, tuple[Path, list[str]]]:
     """One image-only PDF per language and the truth of each of its pages."""
     rng = random.Random(2026)
     scans = {}
@@ -128,7 +165,8 @@ def make_scans(shared: Path, folder: Path, pages: int) -> dict[str, tuple[Path, 
         for number in range(pages):
             skew = rng.choice((-1, 1)) * rng.uniform(1.0, 3.0)
             page_text = _page_paragraphs(paragraphs, number, font)
-            images += render_scan(page_text, seed=number, font_path=font, skew=skew)[:1]
+            images += render_scan(page_text, seed=number, font_path=font, skew=skew,
+                                  age=age)[:1]
             truths.append("\n".join(page_text))
         path = folder / f"{language}.pdf"
         images[0].save(path, save_all=True, append_images=images[1:], resolution=DPI)
@@ -229,43 +267,52 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=3, help="pages per language")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        settings = Settings.for_root(folder)
-        scans = make_scans(args.shared, folder, args.pages)
-        ours, packs, ours_time, ours_cpu = run_gazette(scans, settings)
-        theirs, theirs_time = run_ocrmypdf(scans, folder)
-        raw, raw_time, raw_cpu = run_tesseract(scans, folder)
-        pages = sum(len(truths) for _, truths in scans.values())
-        print("| language | pages | gazette CER | gazette packs | OCRmyPDF CER | "
-              "Tesseract CER (right pack) |")
-        print("|---|---|---|---|---|---|")
-        for language, (_, truths) in scans.items():
-            def mean(outputs: list[str], truths: list[str] = truths) -> float:
-                return sum(cer(t, o) for t, o in zip(truths, outputs, strict=False)) / len(truths)
-            print(f"| {language} | {len(truths)} | {mean(ours[language]):.2%} | "
-                  f"{', '.join(sorted(set(packs[language])))} | "
-                  f"{mean(theirs[language]):.2%} | {mean(raw[language]):.2%} |")
-        truth_sv = "".join(scans["sv"][1])
-        print()
-        print("Swedish letters å, ä, ö (truth / gazette / Tesseract swe): "
-              f"{sum(map(truth_sv.count, SWEDISH_LETTERS))} / "
-              f"{sum(sum(map(text.count, SWEDISH_LETTERS)) for text in ours['sv'])} / "
-              f"{sum(sum(map(text.count, SWEDISH_LETTERS)) for text in raw['sv'])}")
-        print()
-        print("| system | wall time | pages/min | CPU time | CPU ratio to pdftoppm + tesseract |")
-        print("|---|---|---|---|---|")
-        print(f"| gazette | {ours_time:.1f} s | {60 * pages / ours_time:.1f} | {ours_cpu:.1f} s | "
-              f"{ours_cpu / raw_cpu:.2f} |")
-        print(f"| OCRmyPDF 17 (-j 2) | {theirs_time:.1f} s | {60 * pages / theirs_time:.1f} | "
-              "| |")
-        print(f"| pdftoppm + tesseract, right single pack (2 at a time) | {raw_time:.1f} s | "
-              f"{60 * pages / raw_time:.1f} | {raw_cpu:.1f} s | 1.00 |")
+        for name, age in AGINGS.items():
+            folder = Path(tmp) / name.replace(" ", "-")
+            folder.mkdir()
+            report(name, make_scans(args.shared, folder, args.pages, age), folder)
+        settings = Settings.for_root(Path(tmp))
         right, total, rows = india_decisions(args.shared, settings)
         print()
         print(f"India PDFs: {right} of {total} pages take the right path")
         print("| file | path taken per page | right path |")
         print("|---|---|---|")
         print("\n".join(rows))
+
+
+def report(name: str, scans: dict[str, tuple[Path, list[str]]], folder: Path) -> None:
+    """Read one set of scans with each system and print its tables."""
+    ours, packs, ours_time, ours_cpu = run_gazette(scans, Settings.for_root(folder))
+    theirs, theirs_time = run_ocrmypdf(scans, folder)
+    raw, raw_time, raw_cpu = run_tesseract(scans, folder)
+    pages = sum(len(truths) for _, truths in scans.values())
+    print(f"\n### {name} set\n")
+    print("| language | pages | gazette CER | word F1 | packs | OCRmyPDF CER | word F1 | "
+          "Tesseract CER (right pack) | word F1 |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for language, (_, truths) in scans.items():
+        def mean(outputs: list[str], measure: Callable[[str, str], float],
+                 truths: list[str] = truths) -> float:
+            return sum(map(measure, truths, outputs)) / len(truths)
+        cells = [f"{mean(out[language], cer):.2%} | {mean(out[language], word_f1):.3f}"
+                 for out in (ours, theirs, raw)]
+        print(f"| {language} | {len(truths)} | {cells[0]} | "
+              f"{', '.join(sorted(set(packs[language])))} | {cells[1]} | {cells[2]} |")
+    truth_sv = "".join(scans["sv"][1])
+    print()
+    print("Swedish letters å, ä, ö (truth / gazette / Tesseract swe): "
+          f"{sum(map(truth_sv.count, SWEDISH_LETTERS))} / "
+          f"{sum(sum(map(text.count, SWEDISH_LETTERS)) for text in ours['sv'])} / "
+          f"{sum(sum(map(text.count, SWEDISH_LETTERS)) for text in raw['sv'])}")
+    print()
+    print("| system | wall time | pages/min | CPU time | CPU ratio to pdftoppm + tesseract |")
+    print("|---|---|---|---|---|")
+    print(f"| gazette | {ours_time:.1f} s | {60 * pages / ours_time:.1f} | {ours_cpu:.1f} s | "
+          f"{ours_cpu / raw_cpu:.2f} |")
+    print(f"| OCRmyPDF 17 (-j 2) | {theirs_time:.1f} s | {60 * pages / theirs_time:.1f} | "
+          "| |")
+    print(f"| pdftoppm + tesseract, right single pack (2 at a time) | {raw_time:.1f} s | "
+          f"{60 * pages / raw_time:.1f} | {raw_cpu:.1f} s | 1.00 |")
 
 
 if __name__ == "__main__":

@@ -9,8 +9,9 @@ there are, in this document or in one processed beside it:
    how the page is to be read; text-layer and legacy-font pages are done;
 2. if pages need OCR, the document's pack is probed once, on the first of them whose
    text layer shows no script (:func:`pipeline.scan.probe_pack`);
-3. each page to OCR is rasterized and read by one worker, which deletes its image
-   when done: no edition is ever held whole as images.
+3. each page to OCR is rasterized, prepared and read by one worker, which deletes its
+   image when done (the probed page, prepared by the probe already, is not rendered
+   again): no edition is ever held whole as images.
 
 Each page's decision and its reason are logged here as its result comes back, and the
 document's progress every tenth of its pages.
@@ -35,6 +36,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+import numpy as np
 import pdfplumber
 import pikepdf
 import pypdfium2
@@ -48,8 +50,9 @@ from pipeline.pagedecision import (
     text_in_reading_order,
     text_layer_stats,
 )
+from pipeline.pageimage import Gray
 from pipeline.records import Page
-from pipeline.scan import probe_pack, read_scan
+from pipeline.scan import PreparedPage, prepare_page, probe_pack, read_scan
 
 __all__ = ["page_pool", "read_pdf", "shutdown_page_pool", "sweep_scratch"]
 
@@ -86,14 +89,15 @@ def read_pdf(path: Path, settings: Settings) -> list[Page]:
             else:
                 to_ocr.append(item)
         if to_ocr:
-            pack, why = None, ""
+            pack, why, probed = None, "", None
             unhinted = next((need for need in to_ocr if need.script_hint is None), None)
             if unhinted is not None:
-                pack, why = _outcome(path.name, unhinted.number, pool.submit(
-                    _probe, readable, unhinted.number - 1, settings))
+                pack, why, probed = _outcome(path.name, unhinted.number, pool.submit(
+                    _probe, readable, unhinted.number - 1, settings, tmp))
                 log.info("%s: scanned pages read with %s (%s)", path.name, pack, why)
-            scans = [(need.number, pool.submit(_ocr_page, readable, need, settings, pack, why))
-                     for need in to_ocr]
+            scans = [(need.number, pool.submit(
+                _ocr_page, readable, need, settings, pack, why,
+                probed if need is unhinted else None)) for need in to_ocr]
             for number, scan in scans:
                 pages[number] = progress.advance(_outcome(path.name, number, scan))
     done = [pages[number] for number in sorted(pages)]
@@ -359,27 +363,36 @@ def _decide_and_read(path: Path, index: int, settings: Settings) -> Page | _OcrN
     return _OcrNeed(number, decision.reason, hint)
 
 
-def _probe(path: Path, index: int, settings: Settings) -> tuple[str, str]:
-    """The document's pack, from this page (see :func:`pipeline.scan.probe_pack`)."""
+def _probe(path: Path, index: int, settings: Settings, tmp: Path
+           ) -> tuple[str, str, PreparedPage | None]:
+    """The document's pack, from this page (see :func:`pipeline.scan.probe_pack`), and
+    the page prepared for its own reading, in the document's scratch folder ``tmp``."""
     try:
-        with _scratch_folder(settings, "probe") as tmp:
-            return probe_pack(_rasterize(path, index, settings.ocr_dpi, tmp), settings)
+        page = prepare_page(_rasterize(path, index, settings.ocr_dpi),
+                            tmp / f"page-{index + 1:04d}.pbm")
+        return (*probe_pack(page, settings), page)
     except Exception as exc:  # each page then says for itself why it cannot be read
-        return settings.ocr_languages, f"no probe: {type(exc).__name__}: {exc}"
+        return settings.ocr_languages, f"no probe: {type(exc).__name__}: {exc}", None
 
 
 def _ocr_page(path: Path, need: _OcrNeed, settings: Settings, pack: str | None,
-              why: str) -> Page:
-    """Rasterize a page and OCR it; the image is deleted when done."""
-    return _guarded(need.number, partial(_rasterize_and_read, path, need, settings, pack, why))
+              why: str, prepared: PreparedPage | None) -> Page:
+    """OCR a page, prepared already (by the probe) or rasterized and prepared here; the
+    image is deleted when done."""
+    return _guarded(need.number, partial(_read_page, path, need, settings, pack, why,
+                                         prepared))
 
 
-def _rasterize_and_read(path: Path, need: _OcrNeed, settings: Settings, pack: str | None,
-                        why: str) -> Page:
+def _read_page(path: Path, need: _OcrNeed, settings: Settings, pack: str | None,
+               why: str, prepared: PreparedPage | None) -> Page:
     started = time.monotonic()
     with _scratch_folder(settings, "ocr") as tmp:
-        image = _rasterize(path, need.number - 1, settings.ocr_dpi, tmp)
-        result = read_scan(image, settings, need.script_hint, pack, why)
+        page = prepared or prepare_page(_rasterize(path, need.number - 1, settings.ocr_dpi),
+                                        tmp / f"page-{need.number:04d}.pbm")
+        try:
+            result = read_scan(page, settings, need.script_hint, pack, why)
+        finally:
+            page.path.unlink(missing_ok=True)
     log.debug("page %d: OCR'd %d words in %.1f s", need.number, result.words,
               time.monotonic() - started)
     return Page(number=need.number, method="ocr",
@@ -389,13 +402,11 @@ def _rasterize_and_read(path: Path, need: _OcrNeed, settings: Settings, pack: st
                 words=result.word_confidences)
 
 
-def _rasterize(path: Path, index: int, dpi: int, tmp: Path) -> Path:
-    """Render one page to an 8-bit grayscale PGM file that Tesseract reads directly."""
+def _rasterize(path: Path, index: int, dpi: int) -> Gray:
+    """Render one page in 8-bit gray."""
     pdf = pypdfium2.PdfDocument(path)
     try:
-        bitmap = pdf[index].render(scale=dpi / 72, grayscale=True)
-        out = tmp / f"page-{index + 1:04d}.pgm"
-        bitmap.to_pil().save(out)
-        return out
+        return np.asarray(pdf[index].render(scale=dpi / 72, grayscale=True).to_pil()
+                          .convert("L"))
     finally:
         pdf.close()

@@ -2,13 +2,13 @@
 
 A document's script and language are decided once, cheaply, before its pages are read
 (:func:`probe_pack`): a strip across the middle of its first scanned page is read
-with ``eng`` (a quarter of a page's work); readable text gives its language (``por``,
+with ``eng`` (a tenth of a page's work); readable text gives its language (``por``,
 ``swe`` or ``eng``), unreadable text has its script detected on that strip
 (``Devanagari``). Each page is then read once with that single pack, in steps that each
 log what they decided (:func:`read_scan`):
 
-1. The skew is measured (the angle whose horizontal projection has the sharpest
-   lines) and undone; a median filter removes speckle.
+1. The page is prepared (:func:`prepare_page`): its skew is measured and undone, a
+   median filter removes speckle, and it is made black on white.
 2. A page whose broken text layer showed Devanagari is read with the ``Devanagari``
    script pack (it reads the English lines gazettes mix in as well); any other page
    with the document's pack.
@@ -28,13 +28,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageFilter
+from PIL import Image
 
 from pipeline._exec import tesseract
 from pipeline.config import Settings
 from pipeline.langsplit import detect_language
+from pipeline.pageimage import Gray, binarize, median3, skew_angle, unskew, whole_lines
 
-__all__ = ["ScanResult", "deskew_angle", "language_pack", "probe_pack", "read_scan"]
+__all__ = ["PreparedPage", "ScanResult", "language_pack", "prepare_page", "probe_pack", "read_scan"]
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +43,16 @@ log = logging.getLogger(__name__)
 _SCRIPT_PACKS = {"Devanagari": "Devanagari"}
 #: Packs for a Latin page in this language.
 _LANGUAGE_PACKS = {"sv": "swe", "pt": "por", "en": "eng"}
-#: The pack the probe reads its strip with, and the strip's share of the page height.
+#: The pack the probe reads its strips with.
 _PROBE_PACK = "eng"
-_PROBE_STRIP = (0.3, 0.55)
+#: The strips the probe reads, in turn, as shares of the page height, and the words
+#: a strip must hold to tell a language or script.
+_PROBE_STRIPS = ((0.4, 0.5), (0.6, 0.7), (0.2, 0.3))
+_PROBE_MIN_WORDS = 5
+#: A smaller skew (degrees) is left alone.
+_MIN_SKEW = 0.3
+#: The language of a page's reading is told from its first characters, this many.
+_LANGUAGE_SAMPLE = 2000
 
 
 @dataclass(frozen=True)
@@ -58,24 +66,6 @@ class ScanResult:
     steps: tuple[str, ...]
     #: Each word with Tesseract's confidence in it (0–100).
     word_confidences: tuple[tuple[str, float], ...] = ()
-
-
-def deskew_angle(image: Image.Image, limit: float = 4.0, step: float = 0.25) -> float:
-    """The angle (degrees, counter-clockwise) that makes the text lines horizontal.
-
-    Measured on a reduced copy: the rotation whose row sums vary most has its lines
-    in the fewest rows.
-    """
-    small = image.convert("L")
-    small.thumbnail((1000, 1000))
-    ink = Image.eval(small, lambda v: 255 if v < 128 else 0)
-    best, best_score = 0.0, -1.0
-    for angle in np.arange(-limit, limit + step / 2, step):
-        rows = np.asarray(ink.rotate(float(angle), fillcolor=0), dtype=np.float32).sum(axis=1)
-        score = float(np.var(rows))
-        if score > best_score:
-            best, best_score = float(angle), score
-    return round(best, 2)
 
 
 def language_pack(script: str | None, language: str | None, settings: Settings) -> str:
@@ -92,47 +82,70 @@ def language_pack(script: str | None, language: str | None, settings: Settings) 
     return _LANGUAGE_PACKS.get(language or "", settings.ocr_languages)
 
 
-def probe_pack(image_path: Path, settings: Settings) -> tuple[str, str]:
-    """The pack to read a document's scanned pages with, and why, from one page image.
+@dataclass(frozen=True)
+class PreparedPage:
+    """A page image made ready for Tesseract (deskewed, despeckled, black on white, a
+    bilevel PBM file) and the skew that was undone (degrees, 0.0 if none)."""
 
-    A strip across the middle of the page is read with ``eng``: readable text tells
-    its language; text too doubtful to tell has its script detected on the strip
-    (``Devanagari``). Neither: ``Settings.ocr_languages``.
+    path: Path
+    angle: float
+
+
+def prepare_page(page: Gray, out: Path) -> PreparedPage:
+    """Deskew, despeckle and binarize a rendered page (:mod:`pipeline.pageimage`) into
+    the file ``out``; a skew under ``_MIN_SKEW`` degrees is left alone."""
+    angle = skew_angle(page)
+    if abs(angle) < _MIN_SKEW:
+        angle = 0.0
+    else:
+        page = unskew(page, angle)
+    Image.fromarray(binarize(median3(page))).save(out)
+    return PreparedPage(out, angle)
+
+
+def probe_pack(prepared: PreparedPage, settings: Settings) -> tuple[str, str]:
+    """The pack to read a document's scanned pages with, and why, from one page.
+
+    A strip of whole text lines across the middle of the page's text (a tenth of the
+    height it spans) is read with ``eng``: readable text tells its language; text too doubtful
+    to tell has its script detected on the strip (``Devanagari``). A strip that tells
+    neither (a title page's white space, a table) is passed over for the next one.
+    None tells: ``Settings.ocr_languages``.
     """
-    image = Image.open(image_path)
-    top, bottom = (round(share * image.height) for share in _PROBE_STRIP)
-    strip = image_path.with_name(image_path.stem + "-probe.pgm")
-    image.crop((0, top, image.width, bottom)).convert("L").save(strip)
+    page = np.asarray(Image.open(prepared.path).convert("L"))
+    strip = prepared.path.with_name(prepared.path.stem + "-probe.pbm")
     try:
-        reading = tesseract.ocr_image(strip, _PROBE_PACK, settings.ocr_timeout)
-        if (reading.confidence or 0) >= settings.min_ocr_confidence and reading.words >= 5:
-            language, _ = detect_language(reading.text, settings)
-            if language in _LANGUAGE_PACKS:
-                return _LANGUAGE_PACKS[language], f"a strip reads as {language}"
-        osd = tesseract.detect_orientation(strip, settings.ocr_timeout)
-        if osd and osd.script in _SCRIPT_PACKS:
-            return _SCRIPT_PACKS[osd.script], f"a strip's script is {osd.script}"
-        return settings.ocr_languages, "a strip tells no language"
+        for top, bottom in _PROBE_STRIPS:
+            band = page[whole_lines(page, top, bottom)]
+            if not band.size:  # a blank page
+                break
+            Image.fromarray(band).convert("1").save(strip)
+            reading = tesseract.ocr_image(strip, _PROBE_PACK, settings.ocr_timeout)
+            if reading.words < _PROBE_MIN_WORDS:
+                continue
+            if (reading.confidence or 0) >= settings.min_ocr_confidence:
+                language, _ = detect_language(reading.text, settings)
+                if language in _LANGUAGE_PACKS:
+                    return _LANGUAGE_PACKS[language], f"a strip reads as {language}"
+            else:
+                osd = tesseract.detect_orientation(strip, settings.ocr_timeout)
+                if osd and osd.script in _SCRIPT_PACKS:
+                    return _SCRIPT_PACKS[osd.script], f"a strip's script is {osd.script}"
+        return settings.ocr_languages, "no strip tells a language or script"
     finally:
         strip.unlink(missing_ok=True)
 
 
-def read_scan(image_path: Path, settings: Settings, script_hint: str | None = None,
+def read_scan(page: PreparedPage, settings: Settings, script_hint: str | None = None,
               start_pack: str | None = None, why: str = "") -> ScanResult:
-    """OCR one page image (a grayscale file) the way the module docstring says.
+    """OCR one prepared page the way the module docstring says.
 
     ``script_hint`` is the script a broken text layer of the page still showed
     (``Devanagari``); ``start_pack`` the document's pack (see :func:`probe_pack`) and
     ``why`` the probe's reason.
     """
-    steps: list[str] = []
-    image: Image.Image = Image.open(image_path)
-    angle = deskew_angle(image)
-    if abs(angle) >= 0.3:
-        image = image.rotate(angle, resample=Image.Resampling.BILINEAR, fillcolor=255)
-        steps.append(f"deskewed {angle:+.2f}°")
-    prepared = image_path.with_name(image_path.stem + "-prepared.pgm")
-    image.filter(ImageFilter.MedianFilter(3)).convert("L").save(prepared)
+    steps = [f"deskewed {page.angle:+.2f}°"] if page.angle else []
+    prepared = page.path
 
     script = script_hint or next(
         (name for name, pack in _SCRIPT_PACKS.items() if pack == start_pack), "Latin")
@@ -158,12 +171,12 @@ def read_scan(image_path: Path, settings: Settings, script_hint: str | None = No
             if (retry.confidence or 0) >= (result.confidence or 0):
                 script, pack, result = detected, retry_pack, retry
     if script not in _SCRIPT_PACKS and result.words:
-        language, _ = detect_language(result.text, settings)
+        language, _ = detect_language(result.text[:_LANGUAGE_SAMPLE], settings)
         better = _LANGUAGE_PACKS.get(language, pack)  # no language told: keep the pack
         if better != pack:
             steps.append(f"text is {language}: read again with {better}")
             pack, result = better, tesseract.ocr_image(prepared, better, settings.ocr_timeout)
-    log.info("%s: %s", image_path.name, "; ".join(steps))
+    log.info("%s: %s", prepared.name, "; ".join(steps))
     return ScanResult(text=result.text, confidence=result.confidence, words=result.words,
                       languages=pack, steps=tuple(steps),
                       word_confidences=result.word_confidences)

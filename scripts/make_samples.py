@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -53,9 +54,14 @@ def wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
     return lines
 
 
+#: Makes a clean page look scanned: (page, random source, skew in degrees) -> page.
+Aging = Callable[[Image.Image, random.Random, float], Image.Image]
+
+
 def render_scan(paragraphs: list[str], seed: int, font_path: Path = SERIF,
-                skew: float = 1.5) -> list[Image.Image]:
-    """Render paragraphs onto noisy grayscale pages turned by ``skew`` degrees.
+                skew: float = 1.5, age: Aging | None = None) -> list[Image.Image]:
+    """Render paragraphs onto noisy grayscale pages turned by ``skew`` degrees, aged by
+    ``age`` (default: :func:`_age`).
 
     Also used by ``bench/ocr_bench.py`` for its benchmark pages.
     """
@@ -75,7 +81,7 @@ def render_scan(paragraphs: list[str], seed: int, font_path: Path = SERIF,
             assert draw is not None
             draw.text((MARGIN, y), line, font=font, fill=20)
             y += line_height
-    return [_age(page, rng, skew) for page in pages]
+    return [(age or _age)(page, rng, skew) for page in pages]
 
 
 def _age(page: Image.Image, rng: random.Random, skew: float) -> Image.Image:
