@@ -42,7 +42,7 @@ _TABLE: dict[str, str] = {
     "V": "ट", "B": "ठ", "M": "ड", "<": "ढ", "r": "त", "n": "द", "u": "न", "i": "प",
     "Q": "फ", "c": "ब", "e": "म", ";": "य", "j": "र", "y": "ल", "o": "व", "l": "स",
     "g": "ह", "K": "ज्ञ", "J": "श्र", "Ø": "क्र", "|": "द्य", "}": "द्व", "Í": "द्द",
-    "Ë": "द्ध", "Ý": "फ़", "=": "त्र", "æ": "द्र", "#": "रू", ":": "रु", "V~": "ट्", "M+": "ड़", "<+": "ढ़",
+    "Ë": "द्ध", "Ý": "फ़", "=": "त्र", "æ": "द्र", "#": "रु", ":": "रू", "V~": "ट्", "M+": "ड़", "<+": "ढ़",
     # half forms
     "D": "क्", "[": "ख्", "X": "ग्", "?": "घ्", "P": "च्", "T": "ज्", ".": "ण्",
     "R": "त्", "F": "थ्", "/": "ध्", "U": "न्", "I": "प्", "C": "ब्", "H": "भ्",
@@ -54,7 +54,7 @@ _TABLE: dict[str, str] = {
     "±": "Zं", "Ê": "ीZ",
     # punctuation and digits that moved
     "A": "।", "-": ".", "&": "-", "¼": "(", "½": ")", "]": ",", "@": "/", "ö": "॰",
-    "Œ": "॰",
+    "Œ": "॰", "(": ";", "¹": "*",
 }
 _GLYPHS = re.compile("|".join(re.escape(k) for k in sorted(_TABLE, key=len, reverse=True)))
 
@@ -87,43 +87,87 @@ def krutidev_to_unicode(text: str) -> str:
     'निम्नलिखित स्थिति कार्य पूर्वाह्न 11.00 बजे'
     >>> krutidev_to_unicode("¼Jherh fueZyk lhrkje.k½ us lafo/kku ds vuqPNsn 281")
     '(श्रीमती निर्मला सीतारमण) ने संविधान के अनुच्छेद 281'
+    >>> krutidev_to_unicode("eas j[kh% vr% :ijs[kk #i;s")
+    'में रखी: अतः रूपरेखा रुपये'
     """
     converted = place_visual_signs(_GLYPHS.sub(lambda m: _TABLE[m.group()], text))
-    return converted.replace("f", "ि").replace("Z", "र्")
+    converted = converted.replace("f", "ि").replace("Z", "र्")
+    return _COLON_AFTER_VOWEL.sub(":", _NASAL_BEFORE_SIGN.sub(r"\2\1", converted))
 
 
-# Tokens left as they are in a converted page: Latin words printed in capitals
-# (``EXTRAORDINARY``, ``PART``, ``II``, ``D.``, printer's codes), words with ASCII
-# brackets (``(ii)``: Kruti Dev has its own, ``¼ ½``), glyph ids, Devanagari already.
+#: A nasal sign extracted before the vowel sign it sits on (``eas`` → मंे): Unicode
+#: stores the vowel sign first (में).
+_NASAL_BEFORE_SIGN = re.compile("([\u0901\u0902])([\u093e-\u094c])")
+#: Kruti Dev's visarga key typed for a colon (``j[kh%`` → रखी:): a visarga never ends
+#: a word after a long vowel sign.
+_COLON_AFTER_VOWEL = re.compile(r"(?<=[ाीूेैोौ])ः(?=\s|$)")
+
+
+# Tokens left as they are in a converted page: Devanagari already, glyph ids, and
+# words in ASCII brackets (``(ii)``: Kruti Dev has its own, ``¼ ½``; a ``(`` ending a
+# Kruti Dev word is its semicolon). Tokens that may be either: Latin capitals
+# (``EXTRAORDINARY``, ``PART``, ``D.``, but also ``O;;`` व्यय and the danda ``A``),
+# capitalized words (``Section``, but also ``Fkk`` था), and numbers with Kruti Dev's
+# full stop or hyphen (``11-00`` 11.00, ``2020&21`` 2020-21).
 _LATIN_CAPITALS = re.compile(r"[^a-z\s]*[A-Z][^a-z\s]*")
 _DEVANAGARI_OR_GLYPH = re.compile(r"[\u0900-\u097f]|\(cid:")
-_KEEP = re.compile(rf"[()]|{_DEVANAGARI_OR_GLYPH.pattern}")
+_KEEP = re.compile(rf"^\(|\)|{_DEVANAGARI_OR_GLYPH.pattern}")
 #: Signs only Kruti Dev text uses among tokens with no letters (``¼1½``, ``2333]``).
 _KRUTI_PUNCTUATION = re.compile("[¼½\\]@]")
+#: Signs a number may carry in either font: ``-`` is Kruti Dev's full stop.
+_EITHER_PUNCTUATION = re.compile("[-&%]")
 _TOKEN = re.compile(r"[^\s—–]+")
+_DEVANAGARI_LETTER = re.compile("[\u0904-\u0939\u0958-\u0961]")
 
 
 def convert_legacy_text(text: str) -> str:
     """Convert a page typed in Kruti Dev, leaving what is not Kruti Dev alone.
 
     Numbers and punctuation alone are converted only with Kruti Dev's own signs in
-    them: in a bilingual masthead ``17,`` is English, ``17]`` Hindi.
+    them: in a bilingual masthead ``17,`` is English, ``17]`` Hindi. A token that may
+    be either (Latin capitals, a capitalized word, a number with ``-``) is converted
+    where it stands after converted Hindi (or opens a line) and before more of it (or
+    the end), and only if what it becomes is Hindi words or no letters at all.
 
     >>> convert_legacy_text("Hkkx II—[k.M 3 PART II—Section 3 (ii) REGD. NO. D. L.-33004/99")
     'भाग II—खण्ड 3 PART II—Section 3 (ii) REGD. NO. D. L.-33004/99'
     >>> convert_legacy_text("la- 2333] ubZ fnYyh] tqykbZ 17, 2019")
     'सं. 2333, नई दिल्ली, जुलाई 17, 2019'
+    >>> convert_legacy_text("vkSj O;; dk fooj.k( iwokZg~u 11-00 cts og ogka Fkk A\\n3- lHkk")
+    'और व्यय का विवरण; पूर्वाह्न 11.00 बजे वह वहां था ।\\n3. सभा'
     """
-    def convert(match: re.Match[str]) -> str:
-        token = match.group()
-        if (_LATIN_CAPITALS.fullmatch(token) or _KEEP.search(token)
-                or _is_english_title(token)
-                or (not re.search("[A-Za-z]", token)
-                    and not _KRUTI_PUNCTUATION.search(token))):
-            return token
-        return krutidev_to_unicode(token)
+    tokens = _TOKEN.findall(text)
+    gaps = _TOKEN.split(text)  # the text before each token, and after the last
+    kinds = [_token_kind(token) for token in tokens]
+    for index, token in enumerate(tokens):
+        if kinds[index] == "either":
+            opens_line = index == 0 or "\n" in gaps[index]
+            after_hindi = opens_line or kinds[index - 1] == "hindi"
+            before_hindi = index + 1 == len(tokens) or kinds[index + 1] != "keep"
+            kinds[index] = ("hindi" if after_hindi and before_hindi
+                            and _reads_as_hindi(krutidev_to_unicode(token)) else "keep")
+    converted = [krutidev_to_unicode(token) if kind == "hindi" else token
+                 for token, kind in zip(tokens, kinds, strict=True)]
+    return "".join(gap + word for gap, word in zip(gaps, [*converted, ""], strict=True))
 
-    return _TOKEN.sub(convert, text)
+
+def _token_kind(token: str) -> str:
+    """``hindi`` (Kruti Dev), ``keep`` (not Kruti Dev) or ``either`` (see above)."""
+    if _KEEP.search(token):
+        return "keep"
+    if _LATIN_CAPITALS.fullmatch(token) or _is_english_title(token):
+        return "either"
+    if re.search("[A-Za-z]", token) or _KRUTI_PUNCTUATION.search(token):
+        return "hindi"
+    return "either" if _EITHER_PUNCTUATION.search(token) else "keep"
+
+
+def _reads_as_hindi(converted: str) -> bool:
+    """No Devanagari letters at all (``11.00``, ``।``), or only known Hindi words."""
+    if not _DEVANAGARI_LETTER.search(converted):
+        return not re.search("[A-Za-z]", converted)
+    share, count = known_share(converted, ("hi",))
+    return count > 0 and share == 1.0
 
 
 # Kruti Dev's tell-tales inside a word: a capital after a small letter (``lHkk``), a sign
