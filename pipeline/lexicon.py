@@ -1,7 +1,9 @@
 """Word lists of the gazette languages (from wordfreq's bundled data, no network).
 
 Used as evidence: the share of a text's words that a language knows tells readable
-text from OCR junk, and is the measure the repair rules must not lower.
+text from OCR junk, and is the measure the repair rules must not lower. A language may
+add the words of its domain that wordfreq lacks (:data:`DOMAIN_LISTS`: for Hindi, the
+terms of tax treaties in ``pipeline/data/hindi_legal_terms.txt``).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from functools import cache
+from pathlib import Path
 
 import wordfreq
 
@@ -17,7 +20,9 @@ __all__ = [
     "DEVANAGARI_CONSONANT",
     "DEVANAGARI_CONSONANTS",
     "DEVANAGARI_MARKS",
+    "DOMAIN_LISTS",
     "broken_devanagari",
+    "domain_words",
     "is_known",
     "known_share",
     "readable_share",
@@ -32,10 +37,30 @@ DEVANAGARI_MARKS = "[\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963]"
 _WORD = re.compile(rf"[^\W\d_](?:[^\W\d_]|{DEVANAGARI_MARKS})*")
 
 
+#: Word lists of a language's domain, in ``pipeline/data``: one word per line, ``#``
+#: starts a comment.
+DOMAIN_LISTS = {"hi": "hindi_legal_terms.txt"}
+
+
+@cache
+def domain_words(language: str) -> frozenset[str]:
+    """The words of ``language``'s domain list (none if it has no list).
+
+    >>> "संविदाकारी" in domain_words("hi"), len(domain_words("pt"))
+    (True, 0)
+    """
+    name = DOMAIN_LISTS.get(language)
+    if name is None:
+        return frozenset()
+    lines = (Path(__file__).parent / "data" / name).read_text(encoding="utf-8").splitlines()
+    return frozenset(word for line in lines if (word := line.split("#")[0].strip()))
+
+
 @cache
 def vocabulary(language: str) -> frozenset[str]:
-    """The lowercased words wordfreq knows for ``language`` (``en``, ``pt``, ``sv``, ``hi``)."""
-    return frozenset(wordfreq.get_frequency_dict(language))
+    """The lowercased words known for ``language`` (``en``, ``pt``, ``sv``, ``hi``):
+    wordfreq's and its domain list's."""
+    return frozenset(wordfreq.get_frequency_dict(language)) | domain_words(language)
 
 
 def is_known(word: str, languages: tuple[str, ...]) -> bool:

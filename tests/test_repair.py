@@ -191,7 +191,10 @@ def test_broken_hindi_layer_glyphs_are_read_by_a_map_inferred_from_the_seed():
     # the bold article headings (अनु<छेद, fake bold and split) now read as headings
     numbers = {int(n) for n in re.findall(r"अनुच्छेद (\d+)", repaired)}
     assert set(range(1, 14)) <= numbers
-    assert known_share(repaired, ("hi",))[0] >= known_share(hindi, ("hi",))[0] + 0.12
+    # a short i drawn before a nasal sign, split off with it (सिं वदाकारी), is put back
+    assert "सिं वदाकारी" not in repaired and repaired.count("संविदाकारी") >= 30
+    # the known-word share with the legal terms list (BENCHMARKS.md: 0.910)
+    assert known_share(repaired, ("hi",))[0] >= 0.90
 
 
 def test_glyph_map_reads_another_broken_hindi_pdf_with_its_own_map(shared: Path):

@@ -93,17 +93,24 @@ def sign_moves(word: str) -> list[str]:
     """``word`` with one short i moved on a cluster, or one sign moved back a consonant."""
     found = []
     for match in _SHORT_I_EARLY.finditer(word):
-        found.append(word[:match.start()] + match.group(1) + "\u093f" + word[match.end():])
+        found.append(word[:match.start()] + _short_i_moved(match) + word[match.end():])
     for match in _LATE.finditer(word):
         first, second, sign = match.groups()
         found.append(word[:match.start()] + first + sign + second + word[match.end():])
     return found
 
 
-_SHORT_I_EARLY = re.compile(f"\u093f({DEVANAGARI_CLUSTER})")
+# a short i before its cluster, perhaps with a nasal sign, a u sign or a virama drawn
+# between them (``सिंवदाकारी`` संविदाकारी, ``अधिसिूचत`` अधिसूचित, ``निशि्चत`` निश्चित)
+_SHORT_I_EARLY = re.compile(f"\u093f([\u0901\u0902\u0941\u0942\u094d]?)({DEVANAGARI_CLUSTER})")
 # a sign after the consonant (or half form: ``अनच्ुछेद``) that follows its own
 _LATE = re.compile(
     f"({DEVANAGARI_CONSONANT})({DEVANAGARI_CONSONANT}\u094d?)([{_VOWEL_SIGN}\u0902])")
+
+
+def _short_i_moved(match: re.Match[str]) -> str:
+    between, cluster = match.groups()
+    return between + cluster + "\u093f"
 
 
 def shift_misplaced_signs(text: str) -> str:
@@ -121,7 +128,7 @@ def shift_misplaced_signs(text: str) -> str:
         if not _DEVANAGARI.search(word) or _known(word):
             return word
         first = sign_moves(word)
-        all_i = _SHORT_I_EARLY.sub(lambda m: m.group(1) + "\u093f", word)
+        all_i = _SHORT_I_EARLY.sub(_short_i_moved, word)
         for candidate in [all_i, *first, *(c2 for c in first for c2 in sign_moves(c))]:
             if _known(candidate):
                 return candidate
@@ -133,8 +140,8 @@ def shift_misplaced_signs(text: str) -> str:
 def join_split_words(text: str) -> str:
     """Join two words a broken layer split, where the first is no word and the two are.
 
-    >>> join_split_words("ही दसू रे देश के अनच्ु छेद 4")
-    'ही दूसरे देश के अनुच्छेद 4'
+    >>> join_split_words("ही दसू रे देश के अनच्ु छेद 4 सिं वदाकारी संबिं धत")
+    'ही दूसरे देश के अनुच्छेद 4 संविदाकारी संबंधित'
     """
     parts = re.split(r"( )", text)  # words (with their punctuation) and single spaces
     out: list[str] = []
