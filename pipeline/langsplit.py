@@ -1,8 +1,7 @@
 """Stage 3, language split: label each paragraph with its language and group them.
 
-A block is a paragraph of cleaned text (text between blank lines). Devanagari
-script decides Hindi; other blocks are labelled by langdetect restricted to the
-configured languages and seeded, so the same text always gets the same label.
+A block is a paragraph of cleaned text (text between blank lines), labelled by the
+evidence of :mod:`pipeline.language` (script, legacy-font look, seeded langdetect).
 Runs of OCR junk are labelled ``unreadable``. Blocks too short to judge take the
 language of their neighbours. Consecutive
 blocks of one language form a :class:`~pipeline.records.Section`.
@@ -12,23 +11,17 @@ from __future__ import annotations
 
 import itertools
 import re
-import unicodedata
 from dataclasses import replace
-from functools import cache
-from pathlib import Path
-
-from langdetect.detector_factory import PROFILES_DIRECTORY, DetectorFactory
-from langdetect.lang_detect_exception import LangDetectException
 
 from pipeline.config import Settings
-from pipeline.lexicon import is_known, readable_share
+from pipeline.language import detect_language, is_devanagari, letters
+from pipeline.lexicon import readable_share
 from pipeline.records import Block, CleanedDocument, Section
 
-__all__ = ["detect_language", "label_blocks", "sections_of", "split_blocks"]
+__all__ = ["label_blocks", "sections_of", "split_blocks"]
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _WORD_OR_SYMBOLS = re.compile(r"\S+")
-_PARENTHESES = re.compile(r"\([^()]*\)")
 #: The space after a sentence-final mark (the mark stays with its sentence).
 _SENTENCE_END = re.compile(r"(?<=[.!?।])\s+")
 
@@ -93,10 +86,10 @@ def _cut_at_script_changes(
 
 
 def _script_of(word: str) -> str | None:
-    letters = _letters(word)
-    if not letters:
+    found = letters(word)
+    if not found:
         return None
-    return "devanagari" if _is_devanagari(letters[0]) else "latin"
+    return "devanagari" if is_devanagari(found[0]) else "latin"
 
 
 def _cut_long(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
@@ -116,100 +109,6 @@ def _cut_long(text: str, start: int, end: int, max_chars: int) -> list[tuple[int
         piece_start = last_cut[1]
     pieces.append((piece_start, end))
     return [(a, b) for a, b in pieces if b > a]
-
-
-def _letters(text: str) -> list[str]:
-    return [ch for ch in text if ch.isalpha()]
-
-
-def _is_devanagari(ch: str) -> bool:
-    return "\u0900" <= ch <= "\u097f" or "\ua8e0" <= ch <= "\ua8ff"
-
-
-@cache
-def _factory(languages: tuple[str, ...], seed: int) -> DetectorFactory:
-    """A langdetect factory that knows only ``languages``: the restriction is the profiles."""
-    factory = DetectorFactory()
-    profiles = [(Path(PROFILES_DIRECTORY) / lang).read_text(encoding="utf-8")
-                for lang in languages]
-    factory.load_json_profile(profiles)
-    factory.set_seed(seed)
-    return factory
-
-
-_LATIN_CAPITALS = re.compile(r"\b[A-Z][A-Z]+\b")
-
-
-def detect_language(text: str, settings: Settings) -> tuple[str, str]:
-    """Label one block: returns ``(language, evidence)``.
-
-    Evidence is ``script`` (mostly Devanagari letters: Hindi), ``legacy-font`` (Hindi
-    typed in a legacy font, see :func:`looks_like_legacy_hindi`), ``langdetect``,
-    ``neighbours`` (too few letters to judge; resolved by :func:`label_blocks`) or
-    ``no-letters``.
-
-    >>> s = Settings.for_root(Path("."))
-    >>> detect_language("O presente Protocolo entrará em vigor na data da última notificação.", s)
-    ('pt', 'langdetect')
-    >>> detect_language("यह प्रोटोकॉल दोनों देशों के बीच लागू होगा और इसके प्रावधान प्रभावी होंगे", s)
-    ('hi', 'script')
-    >>> detect_language("(a)", s)
-    ('other', 'neighbours')
-    >>> detect_language("रजिस्ट्री सं॰ डी॰ REGD. NO. असाधारण EXTRAORDINARY भाग II—खण्ड 3", s)
-    ('hi', 'script')
-    """
-    letters = _letters(text)
-    if not letters:
-        return "other", "no-letters"
-    # Words in Latin capitals (REGD., EXTRAORDINARY, PART II) are the English half of a
-    # bilingual Gazette of India masthead: they do not outvote its Hindi.
-    devanagari = sum(map(_is_devanagari, letters))
-    mixed_case = _letters(_LATIN_CAPITALS.sub(" ", text))
-    if devanagari and devanagari / len(mixed_case) >= 0.5 and "hi" in settings.languages:
-        return "hi", "script"
-    if len(letters) < settings.min_block_letters:
-        return "other", "neighbours"
-    latin_langs = tuple(lang for lang in settings.languages if lang != "hi")
-    if "hi" in settings.languages and looks_like_legacy_hindi(text, latin_langs):
-        return "hi", "legacy-font"
-    # Treaties quote foreign terms in parentheses: "o imposto nacional sobre a renda
-    # (den statliga inkomstskatten)". Judge the text around them where there is enough.
-    outside = _PARENTHESES.sub(" ", text)
-    if len(_letters(outside)) >= settings.min_block_letters:
-        text = outside
-    detector = _factory(latin_langs, settings.langdetect_seed).create()
-    detector.append(unicodedata.normalize("NFC", text))
-    try:
-        return detector.detect(), "langdetect"
-    except LangDetectException:
-        return "other", "neighbours"
-
-
-_LOWER_TOKEN = re.compile(r"\S*[a-z]\S*")
-
-
-def looks_like_legacy_hindi(text: str, latin_languages: tuple[str, ...]) -> bool:
-    """True for Hindi typed in a legacy font (Kruti Dev and kin) and read as Latin letters.
-
-    Evidence: of the tokens with lower-case letters, most are no word of the Latin
-    languages, and many carry ``k``, the legacy fonts' sign for the vowel ा.
-
-    >>> looks_like_legacy_hindi("jftLVªh laö Mhö vlk/kj.k EXTRAORDINARY Hkkx II—[k.M 3—mi "
-    ...                         "izkf/dkj ls izdkf'kr PUBLISHED ubZ fnYyh] cqèkokj] tqykbZ",
-    ...                         ("en", "pt", "sv"))
-    True
-    >>> looks_like_legacy_hindi("O presente Protocolo entrará em vigor na data da última "
-    ...                         "notificação pela via diplomática", ("en", "pt", "sv"))
-    False
-    """
-    tokens = _LOWER_TOKEN.findall(text)
-    if len(tokens) < 8:
-        return False
-    unknown = [t for t in tokens
-               if not any(is_known(w, latin_languages) for w in re.findall(r"[^\W\d_]+", t))
-               or re.search(r"[^\w\s'’.,;:()-]", t)]
-    with_aa = [t for t in unknown if "k" in t]
-    return len(unknown) >= 0.6 * len(tokens) and len(with_aa) >= 0.3 * len(unknown)
 
 
 def label_blocks(document: CleanedDocument, settings: Settings) -> list[Block]:
@@ -281,7 +180,7 @@ def sections_of(blocks: list[Block], max_island_letters: int = 100) -> list[Sect
         before, island, after = runs[index - 1], runs[index], runs[index + 1]
         if (len(island) == 1 and before[-1].language == after[0].language
                 and island[0].evidence != "script"
-                and len(_letters(island[0].text)) < max_island_letters):
+                and len(letters(island[0].text)) < max_island_letters):
             runs[index] = [replace(island[0], language=before[-1].language, evidence="island")]
     relabelled = [block for run in runs for block in run]
     return [

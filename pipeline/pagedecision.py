@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pdfplumber
 
 from pipeline.config import Settings
-from pipeline.langsplit import looks_like_legacy_hindi
+from pipeline.language import looks_like_legacy_hindi
 from pipeline.lexicon import broken_devanagari
 from pipeline.records import PageMethod
 from pipeline.textlayer import PageText, read_text_layer

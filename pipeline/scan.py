@@ -32,7 +32,7 @@ from PIL import Image
 
 from pipeline._exec import tesseract
 from pipeline.config import Settings
-from pipeline.langsplit import detect_language
+from pipeline.language import detect_language
 from pipeline.pageimage import Gray, binarize, median3, skew_angle, unskew, whole_lines
 
 __all__ = ["PreparedPage", "ScanResult", "language_pack", "prepare_page", "probe_pack", "read_scan"]

@@ -10,7 +10,8 @@ from langsplit_seeds import accuracy, gold_spans, mixture, mixture_accuracy
 
 from pipeline.config import Settings
 from pipeline.ingest import ingest, source_for
-from pipeline.langsplit import _factory, detect_language, label_blocks, sections_of
+from pipeline.langsplit import label_blocks, sections_of
+from pipeline.language import _factory, detect_language
 from pipeline.records import Block
 from pipeline.repair import repair
 
@@ -66,6 +67,7 @@ def test_seed_003_hindi_then_english(settings: Settings):
     assert found == ["hi", "en"]
 
 
+@pytest.mark.slow
 def test_bench_figures_hold(shared: Path):
     """The language-split benchmark's figures (BENCHMARKS.md) do not regress."""
     gold = gold_spans(shared / "gold" / "seed-languages.tsv", shared / "seeds")
