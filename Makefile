@@ -5,7 +5,7 @@
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup run test lint samples clean-outputs
+.PHONY: setup run test check lint bench samples clean-outputs
 
 setup:
 	@bash scripts/setup.sh
@@ -19,6 +19,16 @@ lint: setup
 
 test: lint
 	$(BIN)/pytest
+
+# The inner loop: lint, types, and the tests not marked slow (no Tesseract runs, Prefect
+# servers, browsers or `gazette` processes).
+check: lint
+	$(BIN)/pytest -m "not slow" -q
+
+# Every benchmark, one after another; what each printed and where it ran go to
+# bench/results.json (BENCHMARKS.md quotes them). About 20 minutes on 2 cores.
+bench: setup
+	$(BIN)/python bench/run_all.py --shared ../shared
 
 # Regenerate the sample PDFs in raw/samples/ from the seed texts (needs fpdf2, a dev extra).
 samples: setup

@@ -1,11 +1,16 @@
-"""Shared fixtures: the repo's sample inbox and the project's shared data folder."""
+"""Shared fixtures: the repo's sample inbox, the project's shared data folder, a Prefect
+server for the session; the property-based tests' profiles."""
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from pipeline.config import Settings
 
@@ -16,6 +21,14 @@ SHARED = REPO.parent / "shared"
 # The benchmark scripts' scoring functions are used by the tests that guard their figures.
 sys.path.insert(0, str(REPO / "bench"))
 
+# Property-based tests: a few hundred examples in the inner loop, ten thousand in CI
+# (.ci/run sets HYPOTHESIS_PROFILE=ci). No deadline: a loaded machine is no failure.
+for _name, _examples in (("dev", 300), ("ci", 10_000)):
+    hypothesis_settings.register_profile(
+        _name, max_examples=_examples, deadline=None,
+        suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
 
 @pytest.fixture
 def shared() -> Path:
@@ -23,6 +36,30 @@ def shared() -> Path:
     if not SHARED.is_dir():
         pytest.skip(f"{SHARED} not present")
     return SHARED
+
+
+@pytest.fixture(scope="session")
+def prefect_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """A real Prefect server on a free loopback port, its files in a temporary home,
+    started once for the session: the environment that points a `gazette` process at it.
+
+    `gazette run` without it starts a temporary server of its own (10–15 s); the tests
+    that check that embedded default do without this fixture.
+    """
+    from flows.server import LocalServer, free_port
+
+    home = tmp_path_factory.mktemp("prefect-home")
+    env = {"PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+           "DO_NOT_TRACK": "1"}
+    with pytest.MonkeyPatch.context() as patch:
+        for key, value in env.items():
+            patch.setenv(key, value)
+        server = LocalServer(free_port(), home / "server.log").start()
+    # only the API: a `gazette` process keeps its project's own Prefect home (its task
+    # cache and results), as it would against a resident server
+    yield {"PREFECT_API_URL": server.api_url, "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+           "DO_NOT_TRACK": "1"}
+    server.stop()
 
 
 @pytest.fixture

@@ -27,17 +27,18 @@ def project(root: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+def reference(tmp_path_factory: pytest.TempPathFactory,
+              prefect_api: dict[str, str]) -> dict[str, bytes]:
     """The outputs of an uninterrupted run."""
     root = project(tmp_path_factory.mktemp("reference"))
-    result = gazette("run", cwd=root)
+    result = gazette("run", cwd=root, api=prefect_api)
     assert result.returncode == 0, result.stdout + result.stderr
     return snapshot(root)
 
 
-def run_until(root: Path, marker: str) -> str:
+def run_until(root: Path, marker: str, api: dict[str, str]) -> str:
     """Start `gazette run`, SIGKILL its whole process group when ``marker`` is logged."""
-    process = subprocess.Popen([str(GAZETTE), "run"], cwd=root, env=gazette_env(),
+    process = subprocess.Popen([str(GAZETTE), "run"], cwd=root, env={**gazette_env(), **api},
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                start_new_session=True)
     seen = []
@@ -58,11 +59,11 @@ def run_until(root: Path, marker: str) -> str:
     "Task run 'align-",                # as export starts
 ])
 def test_killed_run_resumes_to_the_same_outputs(marker: str, reference: dict[str, bytes],
-                                                tmp_path: Path):
+                                                tmp_path: Path, prefect_api: dict[str, str]):
     root = project(tmp_path)
-    run_until(root, marker)
-    time.sleep(0.5)
-    resumed = gazette("run", cwd=root)
+    run_until(root, marker, prefect_api)
+    # --wait: whatever of the killed group still holds the lock is gone before it starts
+    resumed = gazette("run", "--wait", cwd=root, api=prefect_api)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert snapshot(root) == reference
     leftovers = [p.name for folder in ("cleaned", "aligned") for p in (root / folder).iterdir()
@@ -70,20 +71,20 @@ def test_killed_run_resumes_to_the_same_outputs(marker: str, reference: dict[str
     assert leftovers == []
 
 
-def test_two_runs_on_one_folder(tmp_path: Path):
+def test_two_runs_on_one_folder(tmp_path: Path, prefect_api: dict[str, str]):
     root = tmp_path
     (root / "raw").mkdir()
     shutil.copy(SAMPLES / INPUTS[1], root / "raw")
-    first = subprocess.Popen([str(GAZETTE), "run"], cwd=root, env=gazette_env(),
+    first = subprocess.Popen([str(GAZETTE), "run"], cwd=root, env={**gazette_env(), **prefect_api},
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lock = root / ".gazette" / "lock"
     deadline = time.monotonic() + 120
     while not (lock.exists() and lock.read_text()) and time.monotonic() < deadline:
         time.sleep(0.2)
-    second = gazette("run", cwd=root)
+    second = gazette("run", cwd=root, api=prefect_api)
     assert second.returncode == 3
     assert f"gazette (pid {first.pid}) is working on" in " ".join(second.stdout.split())
-    waiting = gazette("run", "--wait", cwd=root)  # blocks until the first has finished
+    waiting = gazette("run", "--wait", cwd=root, api=prefect_api)  # until the first is done
     out, _ = first.communicate(timeout=600)
     assert first.returncode == 0, out
     assert "1 processed" in out

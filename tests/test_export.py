@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 
 import pytest
 from exportcheck import check_xliff, read_tmx, read_xliff, validate_tmx
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.export import ExportUnit, Selection, Translation, corpus, read_units, render
@@ -131,7 +131,6 @@ def _text_of_html(html: str) -> str:
     return "".join(parser.parts)
 
 
-@settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(alphabet=st.characters(codec=None), max_size=40))
 def test_any_text_gives_well_formed_xml_and_html(text):
     """Any string, markup and control characters included, comes back out as it went in

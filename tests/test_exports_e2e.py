@@ -18,12 +18,12 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def root(tmp_path_factory: pytest.TempPathFactory, prefect_api: dict[str, str]) -> Path:
     """A project folder where `gazette run` has processed seed 002 (pt, en, sv)."""
     root = tmp_path_factory.mktemp("exports")
     (root / "raw").mkdir()
     shutil.copy(SAMPLES / f"{DOC}.txt", root / "raw")
-    result = gazette("run", cwd=root)
+    result = gazette("run", cwd=root, api=prefect_api)
     assert result.returncode == 0, result.stdout + result.stderr
     return root
 

@@ -24,8 +24,10 @@ def gazette_env() -> dict[str, str]:
     return env
 
 
-def gazette(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(GAZETTE), *args], cwd=cwd, env=gazette_env(),
+def gazette(*args: str, cwd: Path, api: dict[str, str] | None = None
+            ) -> subprocess.CompletedProcess[str]:
+    """Run `gazette`; with ``api`` (the ``prefect_api`` fixture) against that server."""
+    return subprocess.run([str(GAZETTE), *args], cwd=cwd, env={**gazette_env(), **(api or {})},
                           capture_output=True, text=True, timeout=900, check=False)
 
 
@@ -36,7 +38,8 @@ def snapshot(root: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.slow
-def test_run_processes_samples_reports_failures_and_skips_unchanged(tmp_path: Path):
+def test_run_processes_samples_reports_failures_and_skips_unchanged(
+        tmp_path: Path, prefect_api: dict[str, str]):
     raw = tmp_path / "raw" / "samples"
     raw.mkdir(parents=True)
     for name in ("002_9382d4ae2bbb4b06.txt", "scan_protocol_brazil_japan_1978_en.pdf",
@@ -44,6 +47,8 @@ def test_run_processes_samples_reports_failures_and_skips_unchanged(tmp_path: Pa
         shutil.copy(SAMPLES / name, raw / name)
     (raw / "broken.pdf").write_text("<html>not a PDF</html>", encoding="utf-8")
 
+    # the first run as from a fresh clone: its own temporary Prefect server; the later
+    # runs use the session's server
     first = gazette("run", cwd=tmp_path)
     assert first.returncode == 1, first.stderr  # one document failed, the others ran
     assert "3 processed, 0 unchanged (no stage work), 1 failed" in first.stdout
@@ -88,13 +93,13 @@ def test_run_processes_samples_reports_failures_and_skips_unchanged(tmp_path: Pa
     assert [s["language"] for s in structure["sections"]] == ["pt", "en", "sv"]
 
     outputs = snapshot(tmp_path)
-    second = gazette("run", cwd=tmp_path)
+    second = gazette("run", cwd=tmp_path, api=prefect_api)
     assert "0 processed, 3 unchanged (no stage work), 1 failed" in second.stdout
     # only the broken file is tried again; no stage runs for the unchanged documents
     assert "Task run 'repair" not in second.stderr + second.stdout
     assert snapshot(tmp_path) == outputs
 
-    forced = gazette("run", "--force", cwd=tmp_path)
+    forced = gazette("run", "--force", cwd=tmp_path, api=prefect_api)
     assert "3 processed" in forced.stdout
     assert snapshot(tmp_path) == outputs  # deterministic, byte for byte
 
@@ -102,7 +107,7 @@ def test_run_processes_samples_reports_failures_and_skips_unchanged(tmp_path: Pa
     # its pages come from the reading cache, and the rule is off.
     (tmp_path / "gazette.toml").write_text('repair_disabled = ["fix_ocr_words"]\n',
                                             encoding="utf-8")
-    changed = gazette("run", cwd=tmp_path)
+    changed = gazette("run", cwd=tmp_path, api=prefect_api)
     assert "3 processed, 0 unchanged" in changed.stdout, changed.stdout
     assert (changed.stdout + changed.stderr).count("Cached(type=COMPLETED)") == 3
     for stage in ("repair", "split", "structure", "align", "export"):
@@ -113,10 +118,11 @@ def test_run_processes_samples_reports_failures_and_skips_unchanged(tmp_path: Pa
     assert "fix_ocr_words" not in repairs
     (tmp_path / "gazette.toml").write_text("repair_disabled = [\"fix_everything\"]\n",
                                             encoding="utf-8")
-    bad = gazette("run", cwd=tmp_path)
+    bad = gazette("run", cwd=tmp_path, api=prefect_api)
     assert bad.returncode == 1 and "is not a list of repair rules" in bad.stdout
 
 
+@pytest.mark.slow
 def test_stage_commands(tmp_path: Path):
     split = gazette("split", str(SAMPLES / "002_9382d4ae2bbb4b06.txt"), cwd=tmp_path)
     assert split.returncode == 0, split.stderr

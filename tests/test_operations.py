@@ -8,14 +8,13 @@ import signal
 import subprocess
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
 from test_flow import GAZETTE, gazette, gazette_env, snapshot
 
-from flows.server import LocalServer, free_port
+from flows.server import free_port
 from pipeline.catalog import Catalog
 from pipeline.config import Settings
 
@@ -24,22 +23,9 @@ PDF = "textlayer_protocol_brazil_sweden_pt_en.pdf"
 DOC = "textlayer_protocol_brazil_sweden_pt_en"
 
 
-@pytest.fixture(scope="session")
-def prefect_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """A real Prefect server on a free loopback port, its files in a temporary home."""
-    home = tmp_path_factory.mktemp("prefect-home")
-    env = {"PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-           "DO_NOT_TRACK": "1"}
-    with pytest.MonkeyPatch.context() as patch:
-        for key, value in env.items():
-            patch.setenv(key, value)
-        server = LocalServer(free_port(), home / "server.log").start()
-    yield {**env, "PREFECT_API_URL": server.api_url}
-    server.stop()
-
-
 def spawn(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.Popen[str]:
-    return subprocess.Popen([str(GAZETTE), *args], cwd=cwd, env={**gazette_env(), **env},
+    return subprocess.Popen([str(GAZETTE), *args], cwd=cwd,
+                            env={**gazette_env(), "PYTHONFAULTHANDLER": "1", **env},
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
@@ -51,8 +37,15 @@ def wait_for(condition, timeout: float, what: str) -> None:
 
 
 def stop(process: subprocess.Popen[str]) -> str:
-    process.send_signal(signal.SIGINT)  # Ctrl-C
-    out, _ = process.communicate(timeout=90)
+    """Ctrl-C, and the output; a process that does not stop is made to print the stack
+    of each of its threads (faulthandler, on SIGABRT) for the failure message."""
+    process.send_signal(signal.SIGINT)
+    try:
+        out, _ = process.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        out, _ = process.communicate(timeout=60)
+        pytest.fail(f"`gazette serve` did not stop on Ctrl-C within 90 s:\n{out[-8000:]}")
     return out
 
 
@@ -62,8 +55,11 @@ def test_a_dropped_file_is_processed_on_schedule_then_rerun_and_exported(
     settings = Settings.for_root(tmp_path)
     serving = spawn("serve", "--interval", "5", cwd=tmp_path, env=prefect_api)
     try:
-        time.sleep(5)
-        assert serving.poll() is None, serving.communicate()[0]
+        def ran_on_schedule() -> bool:
+            assert serving.poll() is None, serving.communicate()[0]
+            return "schedule" in {run[1] for run in Catalog(settings).runs(limit=50)}
+
+        wait_for(ran_on_schedule, 150, "a first scheduled run, on the empty inbox")
         shutil.copy(SAMPLES / PDF, tmp_path / "raw" / PDF)  # a new decree lands
 
         def processed() -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import fields
+from functools import cache
 from pathlib import Path
 
 import pdfplumber
@@ -63,14 +64,26 @@ def test_rule_can_be_switched_off():
     assert cleaned.pages[0].text == text and cleaned.steps == ()
 
 
+@cache
+def seed_text(name: str) -> str:
+    return (SAMPLES / name).read_text(encoding="utf-8")
+
+
+@cache
+def repaired_seed(name: str) -> IngestedDocument:
+    """A seed repaired once for all the tests that look at it (repair is deterministic
+    and its records are frozen)."""
+    return repair(document(seed_text(name)))
+
+
 SEEDS = ["000_2a61d363becf8d44.txt", "001_92f44dad33fafe9c.txt", "002_9382d4ae2bbb4b06.txt",
          "003_0e74b7595024bb83.txt", "004_5572047d3d386aa9.txt"]
 
 
 @pytest.mark.parametrize("name", SEEDS)
 def test_seed_repairs_are_logged_undoable_idempotent_and_not_worse(name: str):
-    text = (SAMPLES / name).read_text(encoding="utf-8")
-    cleaned = repair(document(text))
+    text = seed_text(name)
+    cleaned = repaired_seed(name)
     assert undo(cleaned.pages[0].text, cleaned.steps) == text
     again = repair(IngestedDocument(source=document().source, pages=cleaned.pages))
     assert again.steps == (), again.steps[:3]
@@ -81,8 +94,7 @@ def test_seed_repairs_are_logged_undoable_idempotent_and_not_worse(name: str):
 
 
 def test_clean_seed_is_untouched():
-    text = (SAMPLES / "001_92f44dad33fafe9c.txt").read_text(encoding="utf-8")
-    assert repair(document(text)).steps == ()
+    assert repaired_seed("001_92f44dad33fafe9c.txt").steps == ()
 
 
 @pytest.mark.parametrize(("name", "rule", "before", "after"), [
@@ -97,17 +109,15 @@ def test_clean_seed_is_untouched():
     ("003_0e74b7595024bb83.txt", "collapse_fake_bold", "ििििवववव", "िव"),
 ])
 def test_seed_garbage_is_fixed(name: str, rule: str, before: str, after: str):
-    steps = repair(document((SAMPLES / name).read_text(encoding="utf-8"))).steps
+    steps = repaired_seed(name).steps
     assert any(s.rule == rule and s.before == before and s.after == after for s in steps)
 
 
 def test_running_heads_and_displaced_numbers():
-    text = (SAMPLES / "003_0e74b7595024bb83.txt").read_text(encoding="utf-8")
-    repaired = repair(document(text)).pages[0].text
+    repaired = repaired_seed("003_0e74b7595024bb83.txt").pages[0].text
     assert "THE GAZETTE OF INDIA : EXTRAORDINARY [PART" not in repaired.split("MINISTRY")[1]
     assert "If the enterprise carries on business" in repaired
-    text = (SAMPLES / "002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
-    repaired = repair(document(text)).pages[0].text
+    repaired = repaired_seed("002_9382d4ae2bbb4b06.txt").pages[0].text
     assert "2. For the purposes of this Convention, income derived by or through an entity " \
            "or arrangement" in repaired
 
