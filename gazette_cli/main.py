@@ -6,6 +6,7 @@ import inspect
 import json
 import logging
 import os
+import signal
 import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -449,6 +450,9 @@ def serve(
     settings = _prefect_settings(root)
     from flows.server import LocalServer
 
+    # Ctrl-C (SIGINT) stops serving however the command was started: a shell script that
+    # starts it in the background hands it SIGINT ignored, and Python would keep that.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     server = None
     try:  # Ctrl-C may come at any moment, the server's start-up included
         if not _server():

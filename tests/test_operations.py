@@ -24,8 +24,11 @@ DOC = "textlayer_protocol_brazil_sweden_pt_en"
 
 
 def spawn(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    """Start `gazette` as a shell script's background job would: with SIGINT ignored
+    (Ctrl-C must stop `gazette serve` all the same)."""
     return subprocess.Popen([str(GAZETTE), *args], cwd=cwd,
                             env={**gazette_env(), "PYTHONFAULTHANDLER": "1", **env},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
