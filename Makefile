@@ -18,7 +18,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest --durations=10
 
 # The inner loop: lint, types, and the tests not marked slow (no Tesseract runs, Prefect
 # servers, browsers or `gazette` processes).
