@@ -261,26 +261,12 @@ def pair(
     articles of ENGLISH are paired with the other languages' articles of OTHER, then
     their sentences are aligned. Prints a TSV per language as `gazette run` writes.
     """
-    from pipeline.align import align_sentences, pair_articles
     from pipeline.export.tabular import tsv
-    from pipeline.export.units import units_of
-    from pipeline.stages import align_params, encoder_for, read_structure
+    from pipeline.stages import pair_documents
 
     settings = Settings.for_root(Path())
-    pivot = settings.pivot_language
-    _, _, english_articles = _or_exit(lambda: read_structure(english, settings))
-    _, _, other_articles = _or_exit(lambda: read_structure(other, settings))
-    if not english_articles.get(pivot):
-        console.print(f"error: no {pivot} text found in {english}", style="red")
-        raise typer.Exit(1)
-    articles = {pivot: english_articles[pivot],
-                **{lang: found for lang, found in other_articles.items() if lang != pivot}}
-    pairs = pair_articles(articles, pivot)
-    sentences = _or_exit(lambda: align_sentences(
-        pairs, encoder_for(settings).encode, align_params(settings),
-        flag_below=settings.flag_below, second_pass=second_pass or settings.align_second_pass))
-    units = units_of(f"{english.stem}+{other.stem}", sentences, articles, None, pivot)
-    for language in sentences:
+    units, languages = _or_exit(lambda: pair_documents(english, other, settings, second_pass))
+    for language in languages:
         typer.echo(tsv(units, language), nl=False)
 
 

@@ -20,7 +20,7 @@ from pipeline.config import PIPELINE_VERSION, Settings
 from pipeline.embedding.encoder import Encoder
 from pipeline.errors import InputError
 from pipeline.export import Rendered, Selection, corpus, read_units, render
-from pipeline.export.units import article_records, units_of
+from pipeline.export.units import ExportUnit, article_records, units_of
 from pipeline.ingest import ingest, source_for
 from pipeline.langsplit import label_blocks, sections_of
 from pipeline.records import (
@@ -43,6 +43,7 @@ __all__ = [
     "encoder_for",
     "export_corpus",
     "finish",
+    "pair_documents",
     "read_structure",
     "repair_config",
     "run_align",
@@ -212,6 +213,30 @@ def read_structure(
     cleaned = repair(ingest(source_for(path), settings), repair_config(settings))
     sections = sections_of(label_blocks(cleaned, settings))
     return cleaned, sections, structure_of(sections, cleaned.text)
+
+
+def pair_documents(english: Path, other: Path, settings: Settings, second_pass: bool = False,
+                   ) -> tuple[list[ExportUnit], list[str]]:
+    """Align an English document with its translation kept in another one (``gazette pair``).
+
+    Both files go through ingest, repair, language split and structure, writing nothing;
+    the pivot language's articles of ``english`` are paired with the other languages'
+    articles of ``other``, then their sentences are aligned. Returns the units, as
+    ``gazette run`` exports them, and the languages paired with the pivot. Raises
+    :class:`InputError` if ``english`` has no text in the pivot language.
+    """
+    pivot = settings.pivot_language
+    _, _, english_articles = read_structure(english, settings)
+    _, _, other_articles = read_structure(other, settings)
+    if not english_articles.get(pivot):
+        raise InputError(f"no {pivot} text found in {english}")
+    articles = {pivot: english_articles[pivot],
+                **{lang: found for lang, found in other_articles.items() if lang != pivot}}
+    sentences = align_sentences(
+        pair_articles(articles, pivot), encoder_for(settings).encode, align_params(settings),
+        flag_below=settings.flag_below, second_pass=second_pass or settings.align_second_pass)
+    units = units_of(f"{english.stem}+{other.stem}", sentences, articles, None, pivot)
+    return units, list(sentences)
 
 
 def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[Source]:
