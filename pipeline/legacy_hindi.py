@@ -139,16 +139,20 @@ def convert_legacy_text(text: str) -> str:
     tokens = _TOKEN.findall(text)
     gaps = _TOKEN.split(text)  # the text before each token, and after the last
     kinds = [_token_kind(token) for token in tokens]
+    words = list(tokens)
     for index, token in enumerate(tokens):
+        if kinds[index] == "keep":
+            continue
+        hindi = krutidev_to_unicode(token)
         if kinds[index] == "either":
             opens_line = index == 0 or "\n" in gaps[index]
             after_hindi = opens_line or kinds[index - 1] == "hindi"
             before_hindi = index + 1 == len(tokens) or kinds[index + 1] != "keep"
-            kinds[index] = ("hindi" if after_hindi and before_hindi
-                            and _reads_as_hindi(krutidev_to_unicode(token)) else "keep")
-    converted = [krutidev_to_unicode(token) if kind == "hindi" else token
-                 for token, kind in zip(tokens, kinds, strict=True)]
-    return "".join(gap + word for gap, word in zip(gaps, [*converted, ""], strict=True))
+            kinds[index] = ("hindi" if after_hindi and before_hindi and _reads_as_hindi(hindi)
+                            else "keep")
+        if kinds[index] == "hindi":
+            words[index] = hindi
+    return "".join(gap + word for gap, word in zip(gaps, [*words, ""], strict=True))
 
 
 def _token_kind(token: str) -> str:

@@ -35,7 +35,7 @@ _SKEW_WIDTH = 1000
 #: dpi), and the threshold chosen on every this-many-th pixel of each row and column.
 _BLOCK = 32
 _SAMPLE = 4
-#: Darker than this is ink when the skew is measured.
+#: Darker than this is ink, where the skew is measured and text lines are looked for.
 _INK = 128
 
 

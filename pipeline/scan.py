@@ -45,8 +45,9 @@ _SCRIPT_PACKS = {"Devanagari": "Devanagari"}
 _LANGUAGE_PACKS = {"sv": "swe", "pt": "por", "en": "eng"}
 #: The pack the probe reads its strips with.
 _PROBE_PACK = "eng"
-#: The strips the probe reads, in turn, as shares of the page height, and the words
-#: a strip must hold to tell a language or script.
+#: The strips the probe reads, in turn, as shares of the height the page's text spans
+#: (see :func:`pipeline.pageimage.whole_lines`), and the words a strip must hold to
+#: tell a language or script.
 _PROBE_STRIPS = ((0.4, 0.5), (0.6, 0.7), (0.2, 0.3))
 _PROBE_MIN_WORDS = 5
 #: A smaller skew (degrees) is left alone.
@@ -107,10 +108,10 @@ def probe_pack(prepared: PreparedPage, settings: Settings) -> tuple[str, str]:
     """The pack to read a document's scanned pages with, and why, from one page.
 
     A strip of whole text lines across the middle of the page's text (a tenth of the
-    height it spans) is read with ``eng``: readable text tells its language; text too doubtful
-    to tell has its script detected on the strip (``Devanagari``). A strip that tells
-    neither (a title page's white space, a table) is passed over for the next one.
-    None tells: ``Settings.ocr_languages``.
+    height it spans) is read with ``eng``: readable text tells its language; text too
+    doubtful to tell has its script detected on the strip (``Devanagari``). A strip
+    that tells neither (a title page's white space, a table) is passed over for the
+    next one. None tells: ``Settings.ocr_languages``.
     """
     page = np.asarray(Image.open(prepared.path).convert("L"))
     strip = prepared.path.with_name(prepared.path.stem + "-probe.pbm")

@@ -15,6 +15,7 @@ import unicodedata
 
 import ftfy
 
+from pipeline.language import letters
 from pipeline.legacy_hindi import convert_legacy_runs
 from pipeline.lexicon import broken_devanagari, is_known, zipf
 from pipeline.repair._tables import (
@@ -85,9 +86,9 @@ def convert_legacy_hindi(text: str) -> str:
     converted = convert_legacy_runs(text)
     if converted == text or _HAS_DEVANAGARI.search(text):
         return converted
-    letters = [ch for ch in converted if ch.isalpha()]
-    hindi = sum(1 for ch in letters if _HAS_DEVANAGARI.match(ch))
-    return converted if hindi >= 0.5 * len(letters) else text
+    found = letters(converted)
+    hindi = sum(1 for ch in found if _HAS_DEVANAGARI.match(ch))
+    return converted if hindi >= 0.5 * len(found) else text
 
 
 def normalize_nfc(text: str) -> str:
