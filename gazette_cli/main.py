@@ -26,6 +26,12 @@ T = TypeVar("T")
 app = typer.Typer(help=__doc__, no_args_is_help=True, add_completion=False)
 console = Console(width=max(Console().width, 120))
 
+
+def error(message: str) -> None:
+    """Print an error on one line, however long (a path in it stays whole for grep)."""
+    console.print(f"error: {message}", style="red", soft_wrap=True)
+
+
 RootOption = Annotated[
     Path, typer.Option("--root", help="Project folder holding raw/, cleaned/ and aligned/.")
 ]
@@ -347,11 +353,10 @@ def export(
             folder, rendered, read = export_corpus(
                 settings, selection, tuple(formats or FORMATS), not plain_codes, out)
     except ValueError as exc:
-        console.print(f"error: {exc}", style="red")
+        error(str(exc))
         raise typer.Exit(2) from exc
     if not read:
-        console.print(f"error: no processed documents in {settings.aligned}; "
-                      "run `gazette run` first", style="red")
+        error(f"no processed documents in {settings.aligned}; run `gazette run` first")
         raise typer.Exit(1)
     units = rendered.files.get("corpus.jsonl", "").count("\n")
     console.print(f"{read} document(s) read; left out: {dropped_summary(selection.dropped)}.")
@@ -483,8 +488,7 @@ def _trigger(deployment: str, parameters: dict[str, object]) -> None:
         flow_run = run_deployment(name, parameters=parameters, poll_interval=1)
         assert not inspect.isawaitable(flow_run)  # called from sync code
     except ObjectNotFound as exc:
-        console.print(f"error: no deployment {name} on {_server()}; start `gazette serve`",
-                      style="red")
+        error(f"no deployment {name} on {_server()}; start `gazette serve`")
         raise typer.Exit(2) from exc
     state = flow_run.state
     console.print(f"flow run {flow_run.name}: {state.name if state else 'unknown'}")
@@ -527,7 +531,7 @@ def _locked(settings: Settings, wait: bool) -> Iterator[None]:
         with project_lock(settings, wait):
             yield
     except BusyError as exc:
-        console.print(f"error: {exc}", style="red")
+        error(str(exc))
         raise typer.Exit(3) from exc
 
 
@@ -536,5 +540,5 @@ def _or_exit(action: Callable[[], T]) -> T:
     try:
         return action()
     except GazetteError as exc:
-        console.print(f"error: {exc}", style="red")
+        error(str(exc))
         raise typer.Exit(1) from exc
