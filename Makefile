@@ -17,8 +17,10 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# Two test workers (the suite waits on processes more than it computes); the
+# end-to-end tests go to whichever worker is free.
 test: lint
-	$(BIN)/pytest --durations=10
+	$(BIN)/pytest -n 2 --dist worksteal --durations=10
 
 # The inner loop: lint, types, and the tests not marked slow (no Tesseract runs, Prefect
 # servers, browsers or `gazette` processes).

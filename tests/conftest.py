@@ -1,5 +1,5 @@
 """Shared fixtures: the repo's sample inbox, the project's shared data folder, a Prefect
-server for the session; the property-based tests' profiles."""
+server and a processed sample project for the session; the property-based tests' profiles."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
+from projects import BROKEN, SAMPLE_INPUTS, SampleRun, gazette, inbox
 
 from pipeline.config import Settings
 
@@ -60,6 +62,28 @@ def prefect_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
     yield {"PREFECT_API_URL": server.api_url, "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
            "DO_NOT_TRACK": "1"}
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def sample_run(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> SampleRun:
+    """The sample project (:data:`projects.SAMPLE_INPUTS` and a broken PDF) after one
+    `gazette run` as from a fresh clone: no server given, so it starts its own.
+
+    Built once for the session, by whichever test worker (``make test`` runs two) needs
+    it first; the end-to-end tests read it or work on a copy.
+    """
+    if worker_id == "master":  # one process: its own temporary folder
+        return build_sample_project(tmp_path_factory.mktemp("sample-project"))
+    shared_tmp = tmp_path_factory.getbasetemp().parent  # the same for every worker
+    with FileLock(shared_tmp / "sample-project.lock"):
+        return SampleRun.load(shared_tmp / "sample-project") or build_sample_project(
+            shared_tmp / "sample-project")
+
+
+def build_sample_project(root: Path) -> SampleRun:
+    inbox(root, SAMPLE_INPUTS, SAMPLES)
+    (root / "raw" / BROKEN).write_text("<html>not a PDF</html>", encoding="utf-8")
+    return SampleRun(root, gazette("run", cwd=root)).save()
 
 
 @pytest.fixture

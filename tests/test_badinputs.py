@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from badinputs import build
-from test_flow import gazette
+from projects import gazette
 
 from pipeline.catalog import Catalog
 from pipeline.config import Settings
@@ -48,10 +48,11 @@ def test_document_ids_stay_inside_the_data_folders(settings: Settings):
 
 
 @pytest.mark.slow
-def test_run_over_the_corpus_goes_on_and_reports_every_reason(tmp_path: Path):
+def test_run_over_the_corpus_goes_on_and_reports_every_reason(
+        tmp_path: Path, prefect_api: dict[str, str]):
     cases = build(tmp_path / "raw")
     (tmp_path / "raw" / "..dots..txt").write_text("Article 1", encoding="utf-8")
-    result = gazette("run", cwd=tmp_path)
+    result = gazette("run", cwd=tmp_path, api=prefect_api)
     assert "ignored ..dots..txt: hidden: its name starts with '.'" in result.stdout
     assert result.returncode == 1  # some documents failed, the others were processed
     rejected = {name: e for name, e in cases.items() if e.outcome == "rejected"}
@@ -83,7 +84,7 @@ def test_run_over_the_corpus_goes_on_and_reports_every_reason(tmp_path: Path):
     def rows() -> list[tuple[object, ...]]:
         return [(r.doc_id, r.relpath, r.status, r.pages, r.error) for r in catalog.documents()]
     first = rows()
-    again = gazette("run", cwd=tmp_path)
+    again = gazette("run", cwd=tmp_path, api=prefect_api)
     assert again.returncode == 1
     assert f"0 processed, {len(processed)} unchanged (no stage work), {len(rejected)} failed" \
         in again.stdout

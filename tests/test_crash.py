@@ -4,7 +4,6 @@ on one folder do not corrupt it."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import time
@@ -12,28 +11,17 @@ from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
-from test_flow import GAZETTE, gazette, gazette_env, snapshot
+from projects import GAZETTE, SampleRun, gazette, gazette_env, inbox, snapshot
 
 pytestmark = pytest.mark.slow
 
 INPUTS = ("scan_protocol_brazil_japan_1978_en.pdf", "textlayer_protocol_brazil_sweden_pt_en.pdf")
 
 
-def project(root: Path) -> Path:
-    (root / "raw").mkdir(parents=True)
-    for name in INPUTS:
-        shutil.copy(SAMPLES / name, root / "raw" / name)
-    return root
-
-
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory,
-              prefect_api: dict[str, str]) -> dict[str, bytes]:
-    """The outputs of an uninterrupted run."""
-    root = project(tmp_path_factory.mktemp("reference"))
-    result = gazette("run", cwd=root, api=prefect_api)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return snapshot(root)
+def reference(sample_run: SampleRun) -> dict[str, bytes]:
+    """The outputs of an uninterrupted run (the sample project's, of these inputs)."""
+    return sample_run.outputs(INPUTS)
 
 
 def run_until(root: Path, marker: str, api: dict[str, str]) -> str:
@@ -60,7 +48,7 @@ def run_until(root: Path, marker: str, api: dict[str, str]) -> str:
 ])
 def test_killed_run_resumes_to_the_same_outputs(marker: str, reference: dict[str, bytes],
                                                 tmp_path: Path, prefect_api: dict[str, str]):
-    root = project(tmp_path)
+    root = inbox(tmp_path, INPUTS, SAMPLES)
     run_until(root, marker, prefect_api)
     # --wait: whatever of the killed group still holds the lock is gone before it starts
     resumed = gazette("run", "--wait", cwd=root, api=prefect_api)
@@ -72,9 +60,7 @@ def test_killed_run_resumes_to_the_same_outputs(marker: str, reference: dict[str
 
 
 def test_two_runs_on_one_folder(tmp_path: Path, prefect_api: dict[str, str]):
-    root = tmp_path
-    (root / "raw").mkdir()
-    shutil.copy(SAMPLES / INPUTS[1], root / "raw")
+    root = inbox(tmp_path, INPUTS[1:], SAMPLES)
     first = subprocess.Popen([str(GAZETTE), "run"], cwd=root, env={**gazette_env(), **prefect_api},
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lock = root / ".gazette" / "lock"

@@ -9,23 +9,18 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES
 from exportcheck import check_xliff, read_tmx, read_xliff, validate_tmx
-from test_flow import gazette
+from projects import SampleRun, gazette
 
 DOC = "002_9382d4ae2bbb4b06"
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def root(tmp_path_factory: pytest.TempPathFactory, prefect_api: dict[str, str]) -> Path:
-    """A project folder where `gazette run` has processed seed 002 (pt, en, sv)."""
-    root = tmp_path_factory.mktemp("exports")
-    (root / "raw").mkdir()
-    shutil.copy(SAMPLES / f"{DOC}.txt", root / "raw")
-    result = gazette("run", cwd=root, api=prefect_api)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return root
+def root(tmp_path_factory: pytest.TempPathFactory, sample_run: SampleRun) -> Path:
+    """A copy of the processed sample project (seed 002 in pt, en, sv among others),
+    which these tests export from and write review pages into."""
+    return sample_run.copy(tmp_path_factory.mktemp("exports"))
 
 
 def units_of(path: Path) -> list[dict]:

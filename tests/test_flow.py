@@ -3,69 +3,35 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
-
-GAZETTE = Path(sys.executable).parent / "gazette"
-
-
-def gazette_env() -> dict[str, str]:
-    """The environment of a `gazette` process in the tests: no Prefect settings of ours,
-    and a fixed TMX creation date so that runs are byte-identical."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
-    env["SOURCE_DATE_EPOCH"] = "1772409600"
-    return env
-
-
-def gazette(*args: str, cwd: Path, api: dict[str, str] | None = None
-            ) -> subprocess.CompletedProcess[str]:
-    """Run `gazette`; with ``api`` (the ``prefect_api`` fixture) against that server."""
-    return subprocess.run([str(GAZETTE), *args], cwd=cwd, env={**gazette_env(), **(api or {})},
-                          capture_output=True, text=True, timeout=900, check=False)
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes()
-            for folder in ("cleaned", "aligned") for p in sorted((root / folder).rglob("*"))
-            if p.is_file()}
+from projects import BROKEN, SAMPLE_INPUTS, SampleRun, doc_id, gazette, snapshot
 
 
 @pytest.mark.slow
 def test_run_processes_samples_reports_failures_and_skips_unchanged(
-        tmp_path: Path, prefect_api: dict[str, str]):
-    raw = tmp_path / "raw" / "samples"
-    raw.mkdir(parents=True)
-    for name in ("002_9382d4ae2bbb4b06.txt", "scan_protocol_brazil_japan_1978_en.pdf",
-                 "textlayer_protocol_brazil_sweden_pt_en.pdf"):
-        shutil.copy(SAMPLES / name, raw / name)
-    (raw / "broken.pdf").write_text("<html>not a PDF</html>", encoding="utf-8")
-
-    # the first run as from a fresh clone: its own temporary Prefect server; the later
-    # runs use the session's server
-    first = gazette("run", cwd=tmp_path)
+        sample_run: SampleRun, tmp_path: Path, prefect_api: dict[str, str]):
+    # the first run as from a fresh clone (its own temporary Prefect server); the later
+    # runs, on a copy, use the session's server
+    first, root = sample_run.result, sample_run.root
     assert first.returncode == 1, first.stderr  # one document failed, the others ran
-    assert "3 processed, 0 unchanged (no stage work), 1 failed" in first.stdout
-    assert "samples/broken.pdf failed: not a PDF: the file is an HTML page" in first.stdout
+    assert "4 processed, 0 unchanged (no stage work), 1 failed" in first.stdout
+    assert f"{BROKEN} failed: not a PDF: the file is an HTML page" in first.stdout
 
-    docs = {"002_9382d4ae2bbb4b06", "scan_protocol_brazil_japan_1978_en",
-            "textlayer_protocol_brazil_sweden_pt_en"}
-    assert {p.name for p in (tmp_path / "cleaned").iterdir()} == docs  # nothing half-written
-    assert {p.name for p in (tmp_path / "aligned").iterdir()} == docs
+    docs = set(map(doc_id, SAMPLE_INPUTS))
+    assert {p.name for p in (root / "cleaned").iterdir()} == docs  # nothing half-written
+    assert {p.name for p in (root / "aligned").iterdir()} == docs
 
     pages = [json.loads(line) for line in (
-        tmp_path / "cleaned" / "scan_protocol_brazil_japan_1978_en" / "pages.jsonl"
+        root / "cleaned" / "scan_protocol_brazil_japan_1978_en" / "pages.jsonl"
     ).read_text(encoding="utf-8").splitlines()]
     assert {page["method"] for page in pages} == {"ocr"}
     assert "Contracting State" in pages[0]["text"]
 
-    aligned = tmp_path / "aligned" / "002_9382d4ae2bbb4b06"
+    aligned = root / "aligned" / "002_9382d4ae2bbb4b06"
     articles = [json.loads(line) for line in (aligned / "articles.jsonl").read_text(
         encoding="utf-8").splitlines()]
     expected = ["preamble", *map(str, range(1, 15)), "final"]
@@ -84,41 +50,42 @@ def test_run_processes_samples_reports_failures_and_skips_unchanged(
         encoding="utf-8").splitlines()]
     assert sum({t["language"] for t in unit["translations"]} == {"pt", "sv"}
                for unit in units) > 50
-    pt = (tmp_path / "aligned" / "textlayer_protocol_brazil_sweden_pt_en"
+    pt = (root / "aligned" / "textlayer_protocol_brazil_sweden_pt_en"
           / "textlayer_protocol_brazil_sweden_pt_en.en-pt.tsv")
     assert {row.split("\t")[4] for row in pt.read_text(encoding="utf-8").splitlines()[1:]} == {
         "preamble", "1", "2", "3"}
-    structure = json.loads((tmp_path / "cleaned" / "002_9382d4ae2bbb4b06" / "structure.json")
+    structure = json.loads((root / "cleaned" / "002_9382d4ae2bbb4b06" / "structure.json")
                            .read_text(encoding="utf-8"))
     assert [s["language"] for s in structure["sections"]] == ["pt", "en", "sv"]
 
-    outputs = snapshot(tmp_path)
-    second = gazette("run", cwd=tmp_path, api=prefect_api)
-    assert "0 processed, 3 unchanged (no stage work), 1 failed" in second.stdout
+    project = sample_run.copy(tmp_path / "project")
+    outputs = snapshot(project)
+    second = gazette("run", cwd=project, api=prefect_api)
+    assert "0 processed, 4 unchanged (no stage work), 1 failed" in second.stdout
     # only the broken file is tried again; no stage runs for the unchanged documents
     assert "Task run 'repair" not in second.stderr + second.stdout
-    assert snapshot(tmp_path) == outputs
+    assert snapshot(project) == outputs
 
-    forced = gazette("run", "--force", cwd=tmp_path, api=prefect_api)
-    assert "3 processed" in forced.stdout
-    assert snapshot(tmp_path) == outputs  # deterministic, byte for byte
+    forced = gazette("run", "--force", cwd=project, api=prefect_api)
+    assert "4 processed" in forced.stdout
+    assert snapshot(project) == outputs  # deterministic, byte for byte
 
     # A repair setting changed in gazette.toml: every document is redone from repair on,
     # its pages come from the reading cache, and the rule is off.
-    (tmp_path / "gazette.toml").write_text('repair_disabled = ["fix_ocr_words"]\n',
+    (project / "gazette.toml").write_text('repair_disabled = ["fix_ocr_words"]\n',
                                             encoding="utf-8")
-    changed = gazette("run", cwd=tmp_path, api=prefect_api)
-    assert "3 processed, 0 unchanged" in changed.stdout, changed.stdout
-    assert (changed.stdout + changed.stderr).count("Cached(type=COMPLETED)") == 3
+    changed = gazette("run", cwd=project, api=prefect_api)
+    assert "4 processed, 0 unchanged" in changed.stdout, changed.stdout
+    assert (changed.stdout + changed.stderr).count("Cached(type=COMPLETED)") == 4
     for stage in ("repair", "split", "structure", "align", "export"):
         assert f"Task run '{stage}-" in changed.stdout + changed.stderr, stage
-    repairs = (tmp_path / "cleaned" / "002_9382d4ae2bbb4b06" / "repairs.jsonl").read_text(
+    repairs = (project / "cleaned" / "002_9382d4ae2bbb4b06" / "repairs.jsonl").read_text(
         encoding="utf-8")
     assert "fix_ocr_words" in outputs["cleaned/002_9382d4ae2bbb4b06/repairs.jsonl"].decode()
     assert "fix_ocr_words" not in repairs
-    (tmp_path / "gazette.toml").write_text("repair_disabled = [\"fix_everything\"]\n",
+    (project / "gazette.toml").write_text("repair_disabled = [\"fix_everything\"]\n",
                                             encoding="utf-8")
-    bad = gazette("run", cwd=tmp_path, api=prefect_api)
+    bad = gazette("run", cwd=project, api=prefect_api)
     assert bad.returncode == 1 and "is not a list of repair rules" in bad.stdout
 
 

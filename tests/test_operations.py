@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
-from test_flow import GAZETTE, gazette, gazette_env, snapshot
+from projects import GAZETTE, SampleRun, gazette, gazette_env, inbox, snapshot
 
 from flows.server import free_port
 from pipeline.catalog import Catalog
@@ -118,18 +118,13 @@ def test_serve_starts_a_local_server_and_ctrl_c_stops_it(tmp_path: Path):
         urllib.request.urlopen(health, timeout=2)
 
 
-def test_documents_fan_out_to_a_dask_local_cluster(tmp_path: Path):
-    roots = {}
-    for name in ("plain", "dask"):
-        root = tmp_path / name
-        (root / "raw").mkdir(parents=True)
-        for sample in (PDF, "004_5572047d3d386aa9.txt"):
-            shutil.copy(SAMPLES / sample, root / "raw" / sample)
-        roots[name] = root
-    plain = gazette("run", cwd=roots["plain"])
-    assert plain.returncode == 0, plain.stdout + plain.stderr
-    dask = gazette("run", "--dask", "local", cwd=roots["dask"])
+def test_documents_fan_out_to_a_dask_local_cluster(
+        tmp_path: Path, sample_run: SampleRun, prefect_api: dict[str, str]):
+    inputs = (PDF, "004_5572047d3d386aa9.txt")
+    root = inbox(tmp_path, inputs, SAMPLES)
+    dask = gazette("run", "--dask", "local", cwd=root, api=prefect_api)
     assert dask.returncode == 0, dask.stdout + dask.stderr
     assert "LocalCluster" in dask.stdout + dask.stderr
     assert "2 processed" in dask.stdout
-    assert snapshot(roots["dask"]) == snapshot(roots["plain"])  # same bytes either way
+    # the same bytes as the sample project's run in one process
+    assert snapshot(root) == sample_run.outputs(inputs)

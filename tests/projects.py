@@ -1,0 +1,97 @@
+"""Project folders for the end-to-end tests: `gazette` as a process, and the outputs it
+leaves, compared byte for byte.
+
+The sample project (the ``sample_run`` fixture in conftest) is processed once per
+session; a test that changes a project works on its own copy (:meth:`SampleRun.copy`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+GAZETTE = Path(sys.executable).parent / "gazette"
+
+#: The inbox of the sample project: a trilingual treaty text dump, a Portuguese-only
+#: one, the scanned English protocol and the text-layer PDF; plus a broken "PDF".
+SAMPLE_INPUTS = ("002_9382d4ae2bbb4b06.txt", "004_5572047d3d386aa9.txt",
+                 "scan_protocol_brazil_japan_1978_en.pdf",
+                 "textlayer_protocol_brazil_sweden_pt_en.pdf")
+BROKEN = "broken.pdf"
+
+
+def gazette_env() -> dict[str, str]:
+    """The environment of a `gazette` process in the tests: no Prefect settings of ours,
+    and a fixed TMX creation date so that runs are byte-identical."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env["SOURCE_DATE_EPOCH"] = "1772409600"
+    return env
+
+
+def gazette(*args: str, cwd: Path, api: dict[str, str] | None = None
+            ) -> subprocess.CompletedProcess[str]:
+    """Run `gazette`; with ``api`` (the ``prefect_api`` fixture) against that server."""
+    return subprocess.run([str(GAZETTE), *args], cwd=cwd, env={**gazette_env(), **(api or {})},
+                          capture_output=True, text=True, timeout=900, check=False)
+
+
+def snapshot(root: Path, docs: Iterable[str] | None = None) -> dict[str, bytes]:
+    """Every output file under ``cleaned/`` and ``aligned/`` (of ``docs`` only, if given)
+    by its path relative to the project."""
+    wanted = None if docs is None else set(docs)
+    return {str(p.relative_to(root)): p.read_bytes()
+            for folder in ("cleaned", "aligned") for p in sorted((root / folder).rglob("*"))
+            if p.is_file() and (wanted is None or p.relative_to(root / folder).parts[0] in wanted)}
+
+
+def inbox(root: Path, names: Iterable[str], samples: Path) -> Path:
+    """``root`` with these sample files in its ``raw/`` (made if missing)."""
+    (root / "raw").mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copy(samples / name, root / "raw" / name)
+    return root
+
+
+def doc_id(name: str) -> str:
+    """The document id of an inbox file at the top of ``raw/``."""
+    return Path(name).stem
+
+
+@dataclass(frozen=True)
+class SampleRun:
+    """The sample project after its first `gazette run` (as from a fresh clone, with its
+    own temporary Prefect server); shared, so never changed by a test."""
+
+    root: Path
+    result: subprocess.CompletedProcess[str]
+
+    def save(self) -> SampleRun:
+        """Record the run's result beside the project, for :meth:`load` in other workers."""
+        record = {"args": self.result.args, "returncode": self.result.returncode,
+                  "stdout": self.result.stdout, "stderr": self.result.stderr}
+        self.root.with_suffix(".json").write_text(json.dumps(record), encoding="utf-8")
+        return self
+
+    @classmethod
+    def load(cls, root: Path) -> SampleRun | None:
+        """The sample run another worker saved at ``root``, if there is one."""
+        saved = root.with_suffix(".json")
+        if not saved.is_file():
+            return None
+        record = json.loads(saved.read_text(encoding="utf-8"))
+        return cls(root, subprocess.CompletedProcess(**record))
+
+    def copy(self, dest: Path) -> Path:
+        """A copy of the whole project (inbox, outputs, catalog, reading cache) at ``dest``."""
+        shutil.copytree(self.root, dest, symlinks=True, dirs_exist_ok=True)
+        return dest
+
+    def outputs(self, names: Iterable[str]) -> dict[str, bytes]:
+        """The outputs of the documents of these inbox files."""
+        return snapshot(self.root, map(doc_id, names))
