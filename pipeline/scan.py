@@ -19,6 +19,9 @@ log what they decided (:func:`read_scan`):
 4. A Latin page whose text is in another language than its pack's (a Portuguese
    decree's English treaty pages) is read again with its own pack. Single packs keep
    each language's letters: ``swe+eng`` read ``är`` as ``ar``, ``swe`` does not.
+
+The OCR engine is a parameter (:class:`OcrEngine`, Tesseract by default), so these
+decisions can be tested with a scripted engine.
 """
 
 from __future__ import annotations
@@ -26,16 +29,18 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 from PIL import Image
 
-from pipeline._exec import tesseract
+from pipeline._exec.tesseract import OcrResult, Orientation, Tesseract
 from pipeline.config import Settings
 from pipeline.language import detect_language
 from pipeline.pageimage import Gray, binarize, median3, skew_angle, unskew, whole_lines
 
-__all__ = ["PreparedPage", "ScanResult", "language_pack", "prepare_page", "probe_pack", "read_scan"]
+__all__ = ["OcrEngine", "PreparedPage", "ScanResult", "language_pack", "prepare_page",
+           "probe_pack", "read_scan"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +59,19 @@ _PROBE_MIN_WORDS = 5
 _MIN_SKEW = 0.3
 #: The language of a page's reading is told from its first characters, this many.
 _LANGUAGE_SAMPLE = 2000
+
+
+class OcrEngine(Protocol):
+    """What reading a scan needs of an OCR engine: a page image read with ``+``-joined
+    language packs, and the orientation and script of a page image (None if it has too
+    little text to tell)."""
+
+    def read(self, image: Path, languages: str, timeout: float) -> OcrResult: ...
+
+    def orientation(self, image: Path, timeout: float) -> Orientation | None: ...
+
+
+TESSERACT: OcrEngine = Tesseract()
 
 
 @dataclass(frozen=True)
@@ -104,7 +122,8 @@ def prepare_page(page: Gray, out: Path) -> PreparedPage:
     return PreparedPage(out, angle)
 
 
-def probe_pack(prepared: PreparedPage, settings: Settings) -> tuple[str, str]:
+def probe_pack(prepared: PreparedPage, settings: Settings, engine: OcrEngine = TESSERACT
+               ) -> tuple[str, str]:
     """The pack to read a document's scanned pages with, and why, from one page.
 
     A strip of whole text lines across the middle of the page's text (a tenth of the
@@ -121,7 +140,7 @@ def probe_pack(prepared: PreparedPage, settings: Settings) -> tuple[str, str]:
             if not band.size:  # a blank page
                 break
             Image.fromarray(band).convert("1").save(strip)
-            reading = tesseract.ocr_image(strip, _PROBE_PACK, settings.ocr_timeout)
+            reading = engine.read(strip, _PROBE_PACK, settings.ocr_timeout)
             if reading.words < _PROBE_MIN_WORDS:
                 continue
             if (reading.confidence or 0) >= settings.min_ocr_confidence:
@@ -129,7 +148,7 @@ def probe_pack(prepared: PreparedPage, settings: Settings) -> tuple[str, str]:
                 if language in _LANGUAGE_PACKS:
                     return _LANGUAGE_PACKS[language], f"a strip reads as {language}"
             else:
-                osd = tesseract.detect_orientation(strip, settings.ocr_timeout)
+                osd = engine.orientation(strip, settings.ocr_timeout)
                 if osd and osd.script in _SCRIPT_PACKS:
                     return _SCRIPT_PACKS[osd.script], f"a strip's script is {osd.script}"
         return settings.ocr_languages, "no strip tells a language or script"
@@ -138,7 +157,8 @@ def probe_pack(prepared: PreparedPage, settings: Settings) -> tuple[str, str]:
 
 
 def read_scan(page: PreparedPage, settings: Settings, script_hint: str | None = None,
-              start_pack: str | None = None, why: str = "") -> ScanResult:
+              start_pack: str | None = None, why: str = "",
+              engine: OcrEngine = TESSERACT) -> ScanResult:
     """OCR one prepared page the way the module docstring says.
 
     ``script_hint`` is the script a broken text layer of the page still showed
@@ -155,16 +175,17 @@ def read_scan(page: PreparedPage, settings: Settings, script_hint: str | None = 
     because = (f"script from the text layer: {script_hint}, " if script_hint
                else f"document pack ({why}), " if start_pack and why else "")
     steps.append(f"{because}read with {pack}")
-    result = tesseract.ocr_image(prepared, pack, settings.ocr_timeout)
+    result = engine.read(prepared, pack, settings.ocr_timeout)
     if not script_hint and (result.confidence or 0) < settings.min_ocr_confidence:
-        osd = tesseract.detect_orientation(prepared, settings.ocr_timeout)
+        osd = engine.orientation(prepared, settings.ocr_timeout)
         detected = osd.script if osd and osd.script in _SCRIPT_PACKS else "Latin"
         if osd and (osd.rotate or detected != script):
             if osd.rotate:
                 Image.open(prepared).rotate(-osd.rotate, expand=True, fillcolor=255
                                             ).save(prepared)
-            retry_pack = language_pack(detected, None, settings)
-            retry = tesseract.ocr_image(prepared, retry_pack, settings.ocr_timeout)
+            # a page of the same script, only turned, keeps its pack
+            retry_pack = pack if detected == script else language_pack(detected, None, settings)
+            retry = engine.read(prepared, retry_pack, settings.ocr_timeout)
             steps.append(f"confidence {result.confidence}: detected {osd.script} "
                          f"(script confidence {osd.script_confidence:.1f})"
                          + (f", turned {osd.rotate}°" if osd.rotate else "")
@@ -176,7 +197,7 @@ def read_scan(page: PreparedPage, settings: Settings, script_hint: str | None = 
         better = _LANGUAGE_PACKS.get(language, pack)  # no language told: keep the pack
         if better != pack:
             steps.append(f"text is {language}: read again with {better}")
-            pack, result = better, tesseract.ocr_image(prepared, better, settings.ocr_timeout)
+            pack, result = better, engine.read(prepared, better, settings.ocr_timeout)
     log.info("%s: %s", prepared.name, "; ".join(steps))
     return ScanResult(text=result.text, confidence=result.confidence, words=result.words,
                       languages=pack, steps=tuple(steps),

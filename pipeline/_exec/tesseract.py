@@ -13,8 +13,8 @@ import pytesseract
 
 from pipeline.errors import ToolMissingError
 
-__all__ = ["OcrResult", "Orientation", "available_languages", "detect_orientation",
-           "ocr_image", "version"]
+__all__ = ["OcrResult", "Orientation", "Tesseract", "available_languages",
+           "detect_orientation", "ocr_image", "version"]
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +99,18 @@ def detect_orientation(image: Path, timeout: float) -> Orientation | None:
         return None
     return Orientation(rotate=int(osd["rotate"]), script=str(osd["script"]),
                        script_confidence=float(osd["script_conf"]))
+
+
+class Tesseract:
+    """Tesseract as the OCR engine of :mod:`pipeline.scan` (its ``OcrEngine``)."""
+
+    def read(self, image: Path, languages: str, timeout: float) -> OcrResult:
+        """See :func:`ocr_image`."""
+        return ocr_image(image, languages, timeout)
+
+    def orientation(self, image: Path, timeout: float) -> Orientation | None:
+        """See :func:`detect_orientation`."""
+        return detect_orientation(image, timeout)
 
 
 def _result_from_data(data: dict[str, list]) -> OcrResult:
