@@ -233,23 +233,13 @@ def align(
     line 0 with target lines 0 and 1; `[5]:[]:0.00` is a source line without
     counterpart. Lines are 0-based; every line of both files is in exactly one bead.
     """
-    from pipeline.embedding.encoder import Encoder
-    from pipeline.sentalign import align as align_segments
     from pipeline.sentalign import format_bead
-    from pipeline.sentences import split_sentences
-
-    def segments(path: Path, language: str) -> list[str]:
-        text = path.read_text(encoding="utf-8")
-        if split_text:
-            return [text[a:b] for a, b in split_sentences(text, language)]
-        return text.splitlines()
+    from pipeline.stages import align_files
 
     settings = Settings.for_root(Path())
-    source, target = segments(src, src_lang), segments(tgt, tgt_lang)
-    encoder = Encoder(settings.model_dir)
-    vectors = _or_exit(lambda: encoder.encode(source + target))
-    beads = align_segments(source, target, vectors[:len(source)], vectors[len(source):],
-                           embed=encoder.encode if second_pass else None)
+    beads = _or_exit(lambda: align_files(src, tgt, settings, src_lang=src_lang,
+                                         tgt_lang=tgt_lang, split=split_text,
+                                         second_pass=second_pass))
     for bead in beads:
         typer.echo(format_bead(bead))
 

@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pipeline import sentalign
 from pipeline.align import align_sentences, pair_articles
 from pipeline.config import PIPELINE_VERSION, Settings
 from pipeline.embedding.encoder import Encoder
@@ -33,12 +34,14 @@ from pipeline.records import (
     Source,
 )
 from pipeline.repair import RULES, RepairConfig, repair
-from pipeline.sentalign import AlignParams
+from pipeline.sentalign import AlignParams, Bead
+from pipeline.sentences import split_sentences
 from pipeline.store import DocumentOutput, jsonl, publish_folder, read_manifest
 from pipeline.structure import decree_number, structure_json, structure_of
 
 __all__ = [
     "CORPUS",
+    "align_files",
     "align_params",
     "encoder_for",
     "export_corpus",
@@ -237,6 +240,28 @@ def pair_documents(english: Path, other: Path, settings: Settings, second_pass: 
         flag_below=settings.flag_below, second_pass=second_pass or settings.align_second_pass)
     units = units_of(f"{english.stem}+{other.stem}", sentences, articles, None, pivot)
     return units, list(sentences)
+
+
+def align_files(src: Path, tgt: Path, settings: Settings, *, src_lang: str, tgt_lang: str,
+                split: bool = False, second_pass: bool = False) -> list[Bead]:
+    """Align two files of segments (``gazette align``): one segment per line, or with
+    ``split`` running text cut into sentences (in ``src_lang`` and ``tgt_lang``).
+
+    Uses the project's aligner settings (``[align]`` in gazette.toml) and its embedding
+    cache, as ``gazette run`` does.
+    """
+    def segments(path: Path, language: str) -> list[str]:
+        text = path.read_text(encoding="utf-8")
+        if split:
+            return [text[a:b] for a, b in split_sentences(text, language)]
+        return text.splitlines()
+
+    source, target = segments(src, src_lang), segments(tgt, tgt_lang)
+    encoder = encoder_for(settings)
+    vectors = encoder.encode(source + target)
+    second_pass = second_pass or settings.align_second_pass
+    return sentalign.align(source, target, vectors[:len(source)], vectors[len(source):],
+                           align_params(settings), embed=encoder.encode if second_pass else None)
 
 
 def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[Source]:
