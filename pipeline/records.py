@@ -4,7 +4,7 @@ Each stage maps one of these to the next: a :class:`Source` is ingested into an
 :class:`IngestedDocument`, repaired into a :class:`CleanedDocument`, cut into
 language :class:`Section` s, structured into :class:`Article` s, and aligned into
 :class:`ArticlePair` s. All records are frozen; ``to_json`` gives the documented
-on-disk form (see the README, "Data folders").
+on-disk form (see the README, "Data folders") and ``from_json`` reads it back.
 """
 
 from __future__ import annotations
@@ -79,6 +79,12 @@ class Page:
         return asdict(self) | {"warnings": list(self.warnings),
                                "words": [list(word) for word in self.words]}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Page:
+        """A page from its line of ``pages.jsonl``."""
+        return cls(**data | {"warnings": tuple(data.get("warnings", ())),
+                             "words": tuple((w, c) for w, c in data.get("words", ()))})
+
 
 @dataclass(frozen=True)
 class IngestedDocument:
@@ -108,6 +114,11 @@ class RepairStep:
     def to_json(self) -> dict[str, Any]:
         """The step as a JSON object (one line of ``repairs.jsonl``)."""
         return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RepairStep:
+        """A step from its line of ``repairs.jsonl``."""
+        return cls(**data)
 
 
 @dataclass(frozen=True)
@@ -152,6 +163,15 @@ class Block:
     #: language), ``junk`` (in a run of OCR junk: language ``unreadable``) or
     #: ``no-letters``.
     evidence: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The block as one line of ``blocks.jsonl`` (its text is a slice of ``text.txt``)."""
+        return {key: value for key, value in asdict(self).items() if key != "text"}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], text: str) -> Block:
+        """A block from its line of ``blocks.jsonl`` and the document's ``text.txt``."""
+        return cls(**data, text=text[data["start"]:data["end"]])
 
 
 @dataclass(frozen=True)
@@ -206,6 +226,20 @@ class Article:
     #: Sentence spans ``(start, end)`` of the article's body (its heading excluded).
     sentences: tuple[tuple[int, int], ...] = ()
 
+    def to_json(self) -> dict[str, Any]:
+        """The article as in ``structure.json`` (its text is a slice of ``text.txt``)."""
+        return {"language": self.language, "number": self.number, "key": self.key,
+                "level": self.level, "parent": self.parent, "heading": self.heading,
+                "start": self.start, "end": self.end, "units": [asdict(u) for u in self.units],
+                "sentences": [list(span) for span in self.sentences]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], text: str) -> Article:
+        """An article from ``structure.json`` and the document's ``text.txt``."""
+        return cls(**data | {"text": text[data["start"]:data["end"]],
+                             "units": tuple(Unit(**u) for u in data["units"]),
+                             "sentences": tuple((a, b) for a, b in data["sentences"])})
+
 
 @dataclass(frozen=True)
 class ArticlePair:
@@ -242,6 +276,13 @@ class SentencePair:
         """The pair as one line of ``aligned/<doc>/sentences.jsonl``."""
         return {"doc": doc_id, **asdict(self), "pivot_ids": list(self.pivot_ids),
                 "ids": list(self.ids)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SentencePair:
+        """A pair from its line of ``sentences.jsonl`` (the document id left aside)."""
+        fields = {key: value for key, value in data.items() if key != "doc"}
+        return cls(**fields | {"pivot_ids": tuple(data["pivot_ids"]),
+                               "ids": tuple(data["ids"])})
 
 
 @dataclass(frozen=True)

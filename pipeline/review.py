@@ -23,8 +23,9 @@ from typing import Any
 from pipeline.config import Settings
 from pipeline.errors import InputError
 from pipeline.export.xmltext import XmlText
-from pipeline.records import RepairStep
+from pipeline.records import Article, Block, Page, RepairStep, SentencePair
 from pipeline.repair import final_spans
+from pipeline.store import read_manifest
 
 __all__ = ["Document", "Mark", "Row", "load", "render", "rows_of", "write_review"]
 
@@ -84,43 +85,43 @@ def load(settings: Settings, doc_id: str) -> Document:
     if not (cleaned / "manifest.json").is_file() or not aligned.is_dir():
         raise InputError(f"no processed document {doc_id!r} in {settings.cleaned}",
                          "give a document id as `gazette run` printed it")
-    manifest = json.loads((cleaned / "manifest.json").read_text(encoding="utf-8"))
+    manifest = read_manifest(settings, doc_id) or {}
     text = (cleaned / "text.txt").read_text(encoding="utf-8")
     structure = json.loads((cleaned / "structure.json").read_text(encoding="utf-8"))
-    articles = [a for a in structure["articles"] if a["level"] == 1]
-    beads = _lines(aligned / "sentences.jsonl")
+    articles = [a for a in (Article.from_json(data, text) for data in structure["articles"])
+                if a.level == 1]
+    beads = [SentencePair.from_json(data) for data in _lines(aligned / "sentences.jsonl")]
+    blocks = [Block.from_json(data, text) for data in _lines(cleaned / "blocks.jsonl")]
+    pages = [Page.from_json(data) for data in _lines(cleaned / "pages.jsonl")]
+    steps = [RepairStep.from_json(data) for data in _lines(cleaned / "repairs.jsonl")]
     pivot = settings.pivot_language
-    languages = tuple(dict.fromkeys([pivot, *(b["language"] for b in beads)]))
+    languages = tuple(dict.fromkeys([pivot, *(b.language for b in beads)]))
     problems = [(page, f"unreadable region ({evidence}), characters {start}–{end}, kept out "
                        f"of alignment: “{_sample(text[start:end])}”")
-                for page, start, end, evidence in _unreadable(_lines(cleaned / "blocks.jsonl"))]
-    pages = _lines(cleaned / "pages.jsonl")
-    steps = [RepairStep(**s) for s in _lines(cleaned / "repairs.jsonl")]
-    for page in pages:
-        if page["method"] == "failed" or page.get("warnings"):
-            problems.append((page["number"], "; ".join(
-                [page["reason"]] * (page["method"] == "failed") + list(page.get("warnings", ())))))
+                for page, start, end, evidence in _unreadable(blocks)]
+    problems += [(page.number, "; ".join([page.reason] * (page.method == "failed")
+                                         + list(page.warnings)))
+                 for page in pages if page.method == "failed" or page.warnings]
     return Document(
-        doc_id=doc_id, source=manifest.get("source", doc_id), text=text, pivot=pivot,
+        doc_id=doc_id, source=str(manifest.get("source", doc_id)), text=text, pivot=pivot,
         languages=languages,
-        headings={(a["language"], a["key"]): a["heading"] for a in articles},
-        sentences={(a["language"], a["key"]): [tuple(s) for s in a["sentences"]]
-                   for a in articles},
-        rows=rows_of(beads, [a["key"] for a in articles if a["language"] == pivot], pivot),
+        headings={(a.language, a.key): a.heading for a in articles},
+        sentences={(a.language, a.key): list(a.sentences) for a in articles},
+        rows=rows_of(beads, [a.key for a in articles if a.language == pivot], pivot),
         marks=_marks(pages, steps), problems=sorted(problems))
 
 
-def _unreadable(blocks: list[dict[str, Any]]) -> list[tuple[int, int, int, str]]:
+def _unreadable(blocks: list[Block]) -> list[tuple[int, int, int, str]]:
     """Runs of consecutive unreadable blocks as (page, start, end, evidence)."""
     regions: list[tuple[int, int, int, str]] = []
     previous = None
     for block in blocks:
-        if block["language"] == "unreadable":
-            if previous is not None and previous["language"] == "unreadable":
+        if block.language == "unreadable":
+            if previous is not None and previous.language == "unreadable":
                 page, start, _, evidence = regions.pop()
-                regions.append((page, start, block["end"], evidence))
+                regions.append((page, start, block.end, evidence))
             else:
-                regions.append((block["page"], block["start"], block["end"], block["evidence"]))
+                regions.append((block.page, block.start, block.end, block.evidence))
         previous = block
     return regions
 
@@ -131,12 +132,12 @@ def _sample(text: str, length: int = 80) -> str:
     return line if len(line) <= length else line[:length] + "…"
 
 
-def _marks(pages: list[dict[str, Any]], steps: list[RepairStep]) -> list[Mark]:
+def _marks(pages: list[Page], steps: list[RepairStep]) -> list[Mark]:
     """The repairs that changed words, placed in ``text.txt`` (pages joined by a blank line)."""
     marks, start = [], 0
     for page in pages:
-        page_steps = [s for s in steps if s.page == page["number"]]
-        length = len(page["text"]) + sum(len(s.after) - len(s.before) for s in page_steps)
+        page_steps = [s for s in steps if s.page == page.number]
+        length = len(page.text) + sum(len(s.after) - len(s.before) for s in page_steps)
         if not length:
             continue
         marks += [Mark(start + begin, start + end, step.before, step.rule)
@@ -146,46 +147,44 @@ def _marks(pages: list[dict[str, Any]], steps: list[RepairStep]) -> list[Mark]:
     return sorted(marks, key=lambda m: m.start)
 
 
-def rows_of(beads: list[dict[str, Any]], pivot_keys: list[str], pivot: str = "en") -> list[Row]:
+def rows_of(beads: list[SentencePair], pivot_keys: list[str], pivot: str = "en") -> list[Row]:
     """Table rows from the beads of ``sentences.jsonl``, in English article order.
 
     Beads of all languages covering the same English sentences share a row; a
     sentence without counterpart gets a row of its own, placed after the English
     sentence that precedes it.
 
-    >>> beads = [{"article": "1", "language": "pt", "pivot_ids": [0], "ids": [0],
-    ...           "confidence": 0.9, "flagged": False},
-    ...          {"article": "1", "language": "pt", "pivot_ids": [], "ids": [1],
-    ...           "confidence": 0.0, "flagged": True}]
+    >>> beads = [SentencePair("1", "pt", (0,), (0,), "One.", "Um.", 0.9, False),
+    ...          SentencePair("1", "pt", (), (1,), "", "Dois.", 0.0, True)]
     >>> [(r.ids, r.note) for r in rows_of(beads, ["1"])]
     [({'en': (0,), 'pt': (0,)}, ''), ({'pt': (1,)}, 'no English counterpart')]
     """
     order = {key: n for n, key in enumerate(pivot_keys)}
-    grouped: dict[tuple[str, tuple[int, ...]], list[dict[str, Any]]] = {}
+    grouped: dict[tuple[str, tuple[int, ...]], list[SentencePair]] = {}
     places: dict[tuple[str, tuple[int, ...]], float] = {}
     last_seen: dict[tuple[str, str], float] = {}
     for n, bead in enumerate(beads):
-        pivot_ids, where = tuple(bead["pivot_ids"]), (bead["article"], bead["language"])
-        if pivot_ids:
-            key = (bead["article"], pivot_ids)
-            last_seen[where] = pivot_ids[-1]
+        where = (bead.article, bead.language)
+        if bead.pivot_ids:
+            key = (bead.article, bead.pivot_ids)
+            last_seen[where] = bead.pivot_ids[-1]
         else:  # a sentence of the other language alone: a row of its own
-            key = (bead["article"], (-1 - n,))
+            key = (bead.article, (-1 - n,))
             places[key] = last_seen.get(where, -1) + 0.5
         grouped.setdefault(key, []).append(bead)
     rows = []
     for (article, pivot_ids), group in grouped.items():
-        matched = [b for b in group if b["ids"]]
+        matched = [b for b in group if b.ids]
         alone = pivot_ids[0] < 0
         ids = {} if alone else {pivot: pivot_ids}
-        ids.update({b["language"]: tuple(b["ids"]) for b in matched})
+        ids.update({b.language: b.ids for b in matched})
         rows.append(Row(
             article=article, ids=ids,
-            confidences={b["language"]: b["confidence"] for b in matched if not alone},
-            flagged=any(b["flagged"] for b in group) or not matched or alone,
+            confidences={b.language: b.confidence for b in matched if not alone},
+            flagged=any(b.flagged for b in group) or not matched or alone,
             note="no English counterpart" if alone else
             "" if len(matched) == len(group) else "no counterpart in " + ", ".join(
-                b["language"] for b in group if not b["ids"])))
+                b.language for b in group if not b.ids)))
     position = {key: places.get(key, key[1][0]) for key in grouped}
     keys = sorted(grouped, key=lambda k: (order.get(k[0], len(order)), position[k]))
     by_key = dict(zip(grouped, rows, strict=True))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -83,9 +82,7 @@ def run_split(cleaned: CleanedDocument, settings: Settings, out: DocumentOutput)
     """Label blocks with languages and group them into sections; writes ``blocks.jsonl``."""
     blocks = label_blocks(cleaned, settings)
     sections = sections_of(blocks)
-    out.write("cleaned", "blocks.jsonl", jsonl(
-        {key: value for key, value in asdict(block).items() if key != "text"}
-        for block in blocks))
+    out.write("cleaned", "blocks.jsonl", jsonl(block.to_json() for block in blocks))
     return sections
 
 

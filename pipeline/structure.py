@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from pipeline.records import Article, Section, Unit
@@ -273,11 +273,6 @@ def structure_json(sections: list[Section], articles: dict[str, list[Article]]) 
     return {
         "sections": [{"language": s.language, "start": s.start, "end": s.end,
                       "pages": [s.blocks[0].page, s.blocks[-1].page]} for s in sections],
-        "articles": [
-            {"language": a.language, "number": a.number, "key": a.key, "level": a.level,
-             "parent": a.parent, "heading": a.heading, "start": a.start, "end": a.end,
-             "units": [asdict(u) for u in a.units],
-             "sentences": [list(span) for span in a.sentences]}
-            for language_articles in articles.values() for a in language_articles
-        ],
+        "articles": [a.to_json() for language_articles in articles.values()
+                     for a in language_articles],
     }
