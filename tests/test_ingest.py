@@ -196,8 +196,10 @@ def test_a_page_worker_that_dies_fails_the_document_not_the_run(settings: Settin
     reader.start()
     workers: list[psutil.Process] = []
     while reader.is_alive() and not workers:  # wait until a worker is busy with a page
+        # the pool's workers only: this process may have other children (a test
+        # worker's Prefect server)
         workers = [child for child in psutil.Process().children()
-                   if "resource_tracker" not in " ".join(child.cmdline())
+                   if "spawn_main" in " ".join(child.cmdline())
                    and child.cpu_percent(interval=0.1) > 0]
     os.kill(workers[0].pid, signal.SIGKILL)
     reader.join()
