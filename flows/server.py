@@ -1,12 +1,19 @@
-"""A local Prefect server for `gazette serve`, started when none is configured.
+"""A local Prefect server for `gazette serve`, started when none is configured, and
+the note that tells the project's other commands where it listens.
 
 Schedules need a real server: with Prefect's ephemeral one, ``serve()`` logs "Cannot
 schedule flows on an ephemeral server" and nothing fires. The server keeps its SQLite
 database under ``PREFECT_HOME`` (``.gazette/prefect``).
+
+While `gazette serve` runs, ``.gazette/server.json`` says which API it uses
+(:func:`announce`); `gazette run`, `rerun`, `export` find it there
+(:func:`resident_api`) and pay no server start. A note left by a serve that died is
+recognised (its process is gone, or its API does not answer) and ignored.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -15,11 +22,16 @@ import subprocess
 import sys
 import time
 import urllib.request
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pipeline.errors import GazetteError
 
-__all__ = ["LocalServer", "free_port"]
+__all__ = ["LocalServer", "ServerNote", "announce", "answers", "free_port", "resident_api",
+           "withdraw"]
+
+#: The note `gazette serve` leaves in the project's state folder.
+NOTE = "server.json"
 
 
 def free_port() -> int:
@@ -52,23 +64,100 @@ class LocalServer:
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
                 raise GazetteError(f"the Prefect server exited at start-up (see {self._log})")
-            try:
-                with urllib.request.urlopen(f"{self.api_url}/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        return self
-            except OSError:
-                time.sleep(0.5)
+            if answers(self.api_url):
+                return self
+            time.sleep(0.5)
         self.stop()
         raise GazetteError(f"the Prefect server did not answer within {timeout:.0f} s "
                            f"(see {self._log})")
 
     def stop(self) -> None:
-        """Stop the server and its workers (SIGTERM to its process group, then SIGKILL)."""
+        """Stop the server and its workers (SIGTERM to its process group, then SIGKILL),
+        after this process has sent what it still holds for the API and stopped
+        sending (else Prefect prints "Error logging to API" as the process exits)."""
         if self._process is None or self._process.poll() is not None:
             return
+        _stop_sending_to_api()
         os.killpg(self._process.pid, signal.SIGTERM)
         try:
             self._process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             os.killpg(self._process.pid, signal.SIGKILL)
             self._process.wait()
+
+
+def _stop_sending_to_api() -> None:
+    """Send the logs and events Prefect holds for the API, then send no more."""
+    import logging
+
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogHandler, APILogWorker
+
+    APILogWorker.drain_all(timeout=5)
+    EventsWorker.drain_all(timeout=5)
+    loggers = [logging.getLogger(), *(logger for logger in logging.Logger.manager.loggerDict
+                                      .values() if isinstance(logger, logging.Logger))]
+    for logger in loggers:
+        for handler in [h for h in logger.handlers if isinstance(h, APILogHandler)]:
+            logger.removeHandler(handler)
+
+
+def answers(api_url: str, timeout: float = 2.0) -> bool:
+    """True if a Prefect API answers its health check at ``api_url``."""
+    try:
+        with urllib.request.urlopen(f"{api_url}/health", timeout=timeout) as answer:
+            return bool(answer.status == 200)
+    except OSError:
+        return False
+
+
+@dataclass(frozen=True)
+class ServerNote:
+    """Where a running `gazette serve` of a project sends its flow runs."""
+
+    api_url: str
+    pid: int
+    host: str
+
+    def alive(self) -> bool:
+        """The serve that wrote the note still runs (as far as this machine can tell)
+        and its API answers."""
+        if self.host == socket.gethostname():
+            try:
+                os.kill(self.pid, 0)
+            except ProcessLookupError:
+                return False
+            except PermissionError:
+                pass  # another user's process: it exists
+        return answers(self.api_url)
+
+
+def announce(state: Path, api_url: str) -> ServerNote:
+    """Leave the note for this process serving on ``api_url`` (written whole, atomically)."""
+    note = ServerNote(api_url, os.getpid(), socket.gethostname())
+    state.mkdir(parents=True, exist_ok=True)
+    partial = state / f".{NOTE}.{os.getpid()}"
+    partial.write_text(json.dumps(asdict(note)) + "\n", encoding="utf-8")
+    partial.replace(state / NOTE)
+    return note
+
+
+def withdraw(state: Path) -> None:
+    """Remove this process's note (a note another serve wrote since is left alone)."""
+    note = _read_note(state)
+    if note is not None and note.pid == os.getpid() and note.host == socket.gethostname():
+        (state / NOTE).unlink(missing_ok=True)
+
+
+def resident_api(state: Path) -> ServerNote | None:
+    """The note of a live `gazette serve` of this project, or None."""
+    note = _read_note(state)
+    return note if note is not None and note.alive() else None
+
+
+def _read_note(state: Path) -> ServerNote | None:
+    try:
+        data = json.loads((state / NOTE).read_text(encoding="utf-8"))
+        return ServerNote(str(data["api_url"]), int(data["pid"]), str(data["host"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

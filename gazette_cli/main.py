@@ -19,7 +19,7 @@ from rich.table import Table
 
 from pipeline.config import Settings, check_settings, prefect_environment
 from pipeline.errors import BusyError, GazetteError
-from pipeline.records import DocumentSummary, IngestedDocument
+from pipeline.records import CorpusExport, DocumentSummary, IngestedDocument
 
 T = TypeVar("T")
 
@@ -97,13 +97,26 @@ def parse_overrides(assignments: list[str]) -> dict[str, Any]:
     return overrides
 
 
-def _prefect_settings(root: Path, overrides: dict[str, Any] | None = None) -> Settings:
-    """The project's settings, with Prefect's environment set (before Prefect is imported)."""
+def _prefect_settings(root: Path, overrides: dict[str, Any] | None = None,
+                      resident: bool = True) -> Settings:
+    """The project's settings, with Prefect's environment set (before Prefect is imported).
+
+    With ``resident``, a live `gazette serve` of the project becomes the Prefect API
+    (unless PREFECT_API_URL is set already), so no temporary server is started.
+    """
     settings = _or_exit(lambda: Settings.for_root(
         root, **check_settings(overrides or {}, "--set")))
     settings.state.mkdir(parents=True, exist_ok=True)
     os.environ.update(prefect_environment(settings))
     logging.getLogger("pipeline").setLevel(logging.INFO)
+    if resident and not _server():
+        from flows.server import resident_api
+
+        note = resident_api(settings.state)
+        if note is not None:
+            os.environ["PREFECT_API_URL"] = note.api_url
+            console.print(f"Prefect: the server of `gazette serve` (pid {note.pid}) at "
+                          f"{note.api_url}")
     return settings
 
 
@@ -327,36 +340,37 @@ def export(
     corpus.jsonl. Says what it left out and why. With a Prefect server configured
     (PREFECT_API_URL, as `gazette serve` sets up) it triggers the export deployment.
     """
-    from pipeline.export import FORMATS, Selection, dropped_summary
+    from pipeline.export import FORMATS, Selection
     from pipeline.stages import export_corpus
 
+    settings = _prefect_settings(root)
     if _server() and not local and out is None:
-        _trigger("export", {"root": str(root.resolve()), "formats": formats,
-                            "languages": languages, "documents": documents,
-                            "min_confidence": min_confidence,
-                            "exclude_flagged": exclude_flagged, "plain_codes": plain_codes})
+        _print_export(_trigger("export", {
+            "root": str(root.resolve()), "formats": formats, "languages": languages,
+            "documents": documents, "min_confidence": min_confidence,
+            "exclude_flagged": exclude_flagged, "plain_codes": plain_codes}))
         return
-    settings = Settings.for_root(root)
     selection = Selection.of(languages, documents, min_confidence, exclude_flagged)
     try:
         with _locked(settings, wait):
-            folder, rendered, read = export_corpus(
-                settings, selection, tuple(formats or FORMATS), not plain_codes, out)
+            export_ = _or_exit(lambda: export_corpus(
+                settings, selection, tuple(formats or FORMATS), not plain_codes, out))
     except ValueError as exc:
         error(str(exc))
         raise typer.Exit(2) from exc
-    if not read:
-        error(f"no processed documents in {settings.aligned}; run `gazette run` first")
-        raise typer.Exit(1)
-    units = rendered.files.get("corpus.jsonl", "").count("\n")
-    console.print(f"{read} document(s) read; left out: {dropped_summary(selection.dropped)}.")
-    if rendered.removed_characters:
-        console.print(f"{rendered.removed_characters} character(s) that XML 1.0 forbids "
+    _print_export(export_)
+
+
+def _print_export(export: CorpusExport) -> None:
+    """What an export wrote, where, and what it left out."""
+    console.print(f"{export.documents} document(s) read; left out: {export.left_out}.")
+    if export.removed_characters:
+        console.print(f"{export.removed_characters} character(s) that XML 1.0 forbids "
                       "were removed from the TMX and XLIFF files.")
-    for name in rendered.files:
-        console.print(f"  {folder / name}")
-    console.print(f"{units} unit(s) exported to {folder}." if "corpus.jsonl" in rendered.files
-                  else f"exported to {folder}.")
+    for name in export.files:
+        console.print(f"  {export.folder / name}")
+    console.print(f"{export.units} unit(s) exported to {export.folder}."
+                  if export.units is not None else f"exported to {export.folder}.")
 
 
 @app.command()
@@ -372,10 +386,10 @@ def rerun(
     deployment that `gazette serve` serves and waits for it; otherwise it runs here.
     Pages of an unchanged file come from the reading cache (no new OCR).
     """
-    if _server() and not local:
-        _trigger("rerun", {"root": str(root.resolve()), "doc": doc})
-        return
     settings = _prefect_settings(root)
+    if _server() and not local:
+        _report(_trigger("rerun", {"root": str(root.resolve()), "doc": doc}), settings)
+        return
     from flows.deployments import rerun_flow
 
     _report(_or_exit(lambda: rerun_flow(root.resolve(), doc)), settings)
@@ -426,11 +440,18 @@ def serve(
     """Serve the deployments: scheduled ingestion, re-run of one decree, export.
 
     Uses the Prefect server of PREFECT_API_URL if set; otherwise starts a local one on
-    127.0.0.1 (its database under .gazette/prefect). Ctrl-C stops both.
+    127.0.0.1 (its database under .gazette/prefect). Ctrl-C stops both. While it runs,
+    .gazette/server.json tells the project's other commands to use that server.
+    Exits 3 if a `gazette serve` of the same folder is running already.
     """
-    settings = _prefect_settings(root)
-    from flows.server import LocalServer
+    settings = _prefect_settings(root, resident=False)
+    from flows.server import LocalServer, announce, resident_api, withdraw
 
+    running = resident_api(settings.state)
+    if running is not None:
+        error(f"`gazette serve` runs for {settings.state.parent} already (pid {running.pid} "
+              f"on {running.host}, Prefect API {running.api_url})")
+        raise typer.Exit(3)
     # Ctrl-C (SIGINT) stops serving however the command was started: a shell script that
     # starts it in the background hands it SIGINT ignored, and Python would keep that.
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -447,14 +468,17 @@ def serve(
         from flows.deployments import DEFAULT_CRON, deployments
 
         api = os.environ["PREFECT_API_URL"]
+        announce(settings.state, api)
         when = f"every {interval:g} s" if interval else f"on cron '{cron or DEFAULT_CRON}'"
         console.print(f"gazette serve: Prefect API {api} (UI {api.removesuffix('/api')}); "
-                      f"new documents in {settings.raw} are processed {when}. Ctrl-C stops.")
+                      f"new documents in {settings.raw} are processed {when}; `gazette run`, "
+                      "`rerun` and `export` in this folder use this server. Ctrl-C stops.")
         prefect_serve(*deployments(root.resolve(), cron, interval),
                       print_starting_message=True)
     except KeyboardInterrupt:
         pass
     finally:
+        withdraw(settings.state)
         if server is not None:
             server.stop()
     console.print("gazette serve: stopped")
@@ -465,8 +489,9 @@ def _server() -> str | None:
     return os.environ.get("PREFECT_API_URL") or None
 
 
-def _trigger(deployment: str, parameters: dict[str, object]) -> None:
-    """Run a served deployment, wait for it, and say how it ended (exit 1 if it failed)."""
+def _trigger(deployment: str, parameters: dict[str, object]) -> Any:
+    """Run a served deployment, wait for it, say how it ended, and return what its flow
+    returned (exit 1 if it did not complete)."""
     from prefect.deployments import run_deployment
     from prefect.exceptions import ObjectNotFound
 
@@ -484,6 +509,7 @@ def _trigger(deployment: str, parameters: dict[str, object]) -> None:
     console.print(f"flow run {flow_run.name}: {state.name if state else 'unknown'}")
     if state is None or not state.is_completed():
         raise typer.Exit(1)
+    return state.result()
 
 
 @app.command()

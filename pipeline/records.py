@@ -18,6 +18,7 @@ __all__ = [
     "ArticlePair",
     "Block",
     "CleanedDocument",
+    "CorpusExport",
     "DocumentSummary",
     "IngestedDocument",
     "Page",
@@ -306,3 +307,20 @@ class DocumentSummary:
     def to_json(self) -> dict[str, Any]:
         """The summary as a JSON object."""
         return asdict(self) | {"languages": list(self.languages)}
+
+
+@dataclass(frozen=True)
+class CorpusExport:
+    """What an export of the whole corpus wrote (``gazette export``)."""
+
+    folder: Path
+    #: Documents read.
+    documents: int
+    #: The files written into ``folder``.
+    files: tuple[str, ...]
+    #: Units in ``corpus.jsonl``, if that was written.
+    units: int | None
+    #: What was left out and why (``'12 duplicate, 3 confidence'``, or ``'nothing'``).
+    left_out: str
+    #: Characters XML 1.0 cannot carry, removed from the TMX and XLIFF files.
+    removed_characters: int

@@ -19,13 +19,14 @@ from pipeline.align import align_sentences, pair_articles
 from pipeline.config import PIPELINE_VERSION, Settings
 from pipeline.embedding.encoder import Encoder
 from pipeline.errors import InputError
-from pipeline.export import Rendered, Selection, corpus, read_units, render
+from pipeline.export import Selection, corpus, dropped_summary, read_units, render
 from pipeline.export.units import ExportUnit, article_records, units_of
 from pipeline.ingest import ingest, source_for
 from pipeline.langsplit import label_blocks, sections_of
 from pipeline.records import (
     Article,
     CleanedDocument,
+    CorpusExport,
     DocumentSummary,
     IngestedDocument,
     Section,
@@ -159,20 +160,27 @@ CORPUS = "_corpus"
 def export_corpus(
     settings: Settings, selection: Selection, formats: tuple[str, ...], regional: bool,
     folder: Path | None = None,
-) -> tuple[Path, Rendered, int]:
-    """Merge the published units of every document into one export, written all at once.
+) -> CorpusExport:
+    """Merge the published units of every document into one export, written all at once
+    into ``folder`` (default ``aligned/_corpus``, replaced as a whole).
 
-    Returns the folder (default ``aligned/_corpus``, replaced as a whole), the
-    rendered files, and the number of documents read; ``selection.dropped`` says
-    what was left out.
+    Raises :class:`InputError` if no document has been processed (nothing is written).
     """
     folder = folder or settings.aligned / CORPUS
     documents = [read_units(path) for path in sorted(settings.aligned.glob("[!._]*/*.jsonl"))
                  if path.stem == path.parent.name]
+    if not documents:
+        raise InputError(f"no processed documents in {settings.aligned}",
+                         "run `gazette run` first")
     units = corpus(documents, selection)
     rendered = render(units, "corpus", formats, regional)
     publish_folder(folder, rendered.files)
-    return folder, rendered, len(documents)
+    jsonl_file = rendered.files.get("corpus.jsonl")
+    return CorpusExport(
+        folder=folder, documents=len(documents), files=tuple(rendered.files),
+        units=None if jsonl_file is None else jsonl_file.count("\n"),
+        left_out=dropped_summary(selection.dropped),
+        removed_characters=rendered.removed_characters)
 
 
 def finish(

@@ -73,18 +73,25 @@ def test_a_dropped_file_is_processed_on_schedule_then_rerun_and_exported(
         assert (tmp_path / "aligned" / DOC / f"{DOC}.en-pt.tmx").is_file()
         assert "schedule" in {run[1] for run in Catalog(settings).runs(limit=50)}
 
-        with_api = {**gazette_env(), **prefect_api}
-        rerun = subprocess.run([str(GAZETTE), "rerun", DOC], cwd=tmp_path, env=with_api,
-                               capture_output=True, text=True, timeout=600, check=False)
+        # the other commands find the server in .gazette/server.json: no PREFECT_API_URL
+        found = "Prefect: the server of `gazette serve` (pid"
+        again = gazette("serve", cwd=tmp_path)
+        assert again.returncode == 3 and "`gazette serve` runs for" in again.stdout
+        run = gazette("run", cwd=tmp_path)
+        assert found in run.stdout and "temporary server" not in run.stdout + run.stderr
+        assert "0 processed, 1 unchanged" in run.stdout, run.stdout + run.stderr
+
+        rerun = gazette("rerun", DOC, cwd=tmp_path)
         assert rerun.returncode == 0, rerun.stdout + rerun.stderr
-        assert "rerun-decree/rerun" in rerun.stdout and "Completed" in rerun.stdout
+        assert found in rerun.stdout and "rerun-decree/rerun" in rerun.stdout
+        assert "1 processed, 0 unchanged" in rerun.stdout  # the summary of a local run
         assert "rerun" in {run[1] for run in Catalog(settings).runs(limit=50)}
 
-        export = subprocess.run([str(GAZETTE), "export", "--lang", "pt"], cwd=tmp_path,
-                                env=with_api, capture_output=True, text=True, timeout=600,
-                                check=False)
+        export = gazette("export", "--lang", "pt", cwd=tmp_path)
         assert export.returncode == 0, export.stdout + export.stderr
         assert "export-corpus/export" in export.stdout
+        assert "1 document(s) read; left out: " in export.stdout
+        assert "unit(s) exported to" in export.stdout
         assert (tmp_path / "aligned" / "_corpus" / "corpus.en-pt.tmx").is_file()
 
         status = gazette("status", cwd=tmp_path)
@@ -93,6 +100,7 @@ def test_a_dropped_file_is_processed_on_schedule_then_rerun_and_exported(
         out = stop(serving)
     assert serving.returncode == 0, out
     assert "gazette serve: stopped" in out
+    assert not (tmp_path / ".gazette" / "server.json").exists()  # the note goes with it
 
 
 def test_serve_starts_a_local_server_and_ctrl_c_stops_it(tmp_path: Path):
@@ -112,6 +120,7 @@ def test_serve_starts_a_local_server_and_ctrl_c_stops_it(tmp_path: Path):
     wait_for(up, 150, "the local Prefect server")
     out = stop(serving)
     assert serving.returncode == 0, out
+    assert "Error" not in out and "Traceback" not in out  # an orderly shutdown, quietly
     assert f"starting a Prefect server on http://127.0.0.1:{port}" in " ".join(out.split())
     assert "gazette serve: stopped" in out
     with pytest.raises(OSError):
