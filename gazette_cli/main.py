@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pipeline.catalog import WorkingRow
 from pipeline.config import Settings, check_settings, prefect_environment
 from pipeline.errors import BusyError, GazetteError
 from pipeline.records import CorpusExport, DocumentSummary, IngestedDocument
@@ -313,6 +314,21 @@ def model_verify() -> None:
     console.print(f"embedding model in {target}: all files match their checksums")
 
 
+def _working_table(rows: list[WorkingRow]) -> Table:
+    """The documents being processed now: stage, pages read, and by which process."""
+    table = Table(title="at work now")
+    for column in ("document", "run", "stage", "pages", "since (UTC)", "process"):
+        table.add_column(column, no_wrap=True)
+    for row in rows:
+        alive = row.alive()
+        process = (f"pid {row.pid}" if alive else f"[red]gone: pid {row.pid}[/red]"
+                   if alive is False else f"pid {row.pid} on {row.host}")
+        pages = f"{row.done} of {row.total}" if row.total else ""
+        table.add_row(row.doc_id, str(row.run_id), row.stage, pages,
+                      row.started[11:19], process)
+    return table
+
+
 @app.command()
 def export(
     root: RootOption = Path(),
@@ -397,13 +413,17 @@ def rerun(
 
 @app.command()
 def status(root: RootOption = Path()) -> None:
-    """Show the run catalog: every document, its stages with their seconds, the last runs."""
+    """Show the run catalog: the documents at work now (stage, pages read), every document
+    with its stages and their seconds, the last runs."""
     from pipeline.catalog import Catalog
 
     settings = Settings.for_root(root)
     catalog = Catalog(settings)
     rows = catalog.documents()
     _print_ignored(settings)
+    working = catalog.working()
+    if working:
+        console.print(_working_table(working))
     if not rows:
         console.print(f"no documents processed yet in {settings.state.parent}")
         return

@@ -1,11 +1,13 @@
 """The run catalog: what was processed, when, how long each stage took, what failed.
 
-An embedded SQLite database in ``.gazette/catalog.sqlite`` with three tables:
+An embedded SQLite database in ``.gazette/catalog.sqlite`` with four tables:
 
 ``runs``       one row per ``gazette run`` (or scheduled run): trigger, start, end, counts
 ``documents``  one row per document: source path, content hash, pipeline version,
                status (``done``/``failed``), error, pages, last run
 ``stages``     one row per document and stage: status, seconds, error, last run
+``working``    one row per document being processed now: its stage, pages read of
+               all, and the process working on it (gone when the document is done)
 
 ``gazette status`` prints it. Together with a document's published manifest it decides
 whether a document is new (:func:`is_current`). It is state, not output: deleting it
@@ -14,6 +16,8 @@ costs a re-run, nothing else.
 
 from __future__ import annotations
 
+import os
+import socket
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -22,11 +26,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from pipeline import progress
 from pipeline.config import Settings
 from pipeline.records import DocumentSummary, Source
 from pipeline.store import is_up_to_date
 
-__all__ = ["Catalog", "DocumentRow", "is_current"]
+__all__ = ["Catalog", "DocumentRow", "WorkingRow", "is_current"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -57,6 +62,17 @@ CREATE TABLE IF NOT EXISTS stages (
     updated TEXT NOT NULL,
     PRIMARY KEY (doc_id, stage)
 );
+CREATE TABLE IF NOT EXISTS working (
+    doc_id TEXT PRIMARY KEY,
+    run_id INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    done INTEGER,
+    total INTEGER,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    started TEXT NOT NULL,
+    updated TEXT NOT NULL
+);
 """
 
 
@@ -76,6 +92,35 @@ class DocumentRow:
     error: str | None
     updated: str
     stages: dict[str, tuple[str, float | None]]
+
+
+@dataclass(frozen=True)
+class WorkingRow:
+    """A document being processed: its stage, pages read of all (while it is read),
+    and whether the process working on it still runs."""
+
+    doc_id: str
+    run_id: int
+    stage: str
+    done: int | None
+    total: int | None
+    pid: int
+    host: str
+    started: str
+    updated: str
+
+    def alive(self) -> bool | None:
+        """True if its process runs, False if it is gone (a killed run), None if it is
+        on another machine."""
+        if self.host != socket.gethostname():
+            return None
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
 
 
 class Catalog:
@@ -99,8 +144,10 @@ class Catalog:
             db.close()
 
     def start_run(self, trigger: str) -> int:
-        """Record the start of a run; returns its id."""
+        """Record the start of a run; returns its id. What a killed run left listed as
+        working is cleared (a run holds the project lock: no other one works now)."""
         with self._connect() as db:
+            db.execute("DELETE FROM working")
             cursor = db.execute("INSERT INTO runs (trigger, started) VALUES (?, ?)",
                                 (trigger, _now()))
             return int(cursor.lastrowid or 0)
@@ -116,15 +163,38 @@ class Catalog:
 
     @contextmanager
     def stage(self, run_id: int, doc_id: str, stage: str) -> Iterator[None]:
-        """Time one stage of one document and record how it ended."""
+        """Time one stage of one document and record how it ended; while it works, the
+        document is listed as working on it, with the progress the stage reports
+        (:mod:`pipeline.progress`)."""
         started = time.monotonic()
+        with self._connect() as db:
+            db.execute("INSERT INTO working VALUES (?, ?, ?, NULL, NULL, ?, ?, ?, ?) "
+                       "ON CONFLICT (doc_id) DO UPDATE SET run_id = excluded.run_id, "
+                       "stage = excluded.stage, done = NULL, total = NULL, started = CASE WHEN "
+                       "working.run_id = excluded.run_id THEN working.started ELSE "
+                       "excluded.started END, "
+                       "pid = excluded.pid, host = excluded.host, updated = excluded.updated",
+                       (doc_id, run_id, stage, os.getpid(), socket.gethostname(), _now(),
+                        _now()))
         try:
-            yield
+            with progress.listening(lambda done, total: self._progress(doc_id, done, total)):
+                yield
         except BaseException as exc:
             self._stage(run_id, doc_id, stage, "failed", time.monotonic() - started,
                         f"{type(exc).__name__}: {exc}")
             raise
         self._stage(run_id, doc_id, stage, "done", time.monotonic() - started, None)
+
+    def _progress(self, doc_id: str, done: int, total: int) -> None:
+        with self._connect() as db:
+            db.execute("UPDATE working SET done = ?, total = ?, updated = ? WHERE doc_id = ?",
+                       (done, total, _now(), doc_id))
+
+    def working(self) -> list[WorkingRow]:
+        """The documents being processed now (or left so by a killed run), by start."""
+        with self._connect() as db:
+            rows = db.execute("SELECT * FROM working ORDER BY started, doc_id").fetchall()
+        return [WorkingRow(*row) for row in rows]
 
     def _stage(self, run_id: int, doc_id: str, stage: str, status: str, seconds: float,
                error: str | None) -> None:
@@ -135,6 +205,7 @@ class Catalog:
     def record(self, run_id: int, source: Source, summary: DocumentSummary) -> None:
         """Record how a document ended in this run (done or failed, with the reason)."""
         with self._connect() as db:
+            db.execute("DELETE FROM working WHERE doc_id = ?", (source.doc_id,))
             db.execute("INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (source.doc_id, source.relpath, source.sha256,
                         self.settings.output_key(),

@@ -41,6 +41,7 @@ import pdfplumber
 import pikepdf
 import pypdfium2
 
+from pipeline import progress
 from pipeline.config import Settings
 from pipeline.errors import GazetteError, InputError
 from pipeline.legacy_hindi import conversion_quality, convert_legacy_text
@@ -154,7 +155,8 @@ def _outcome(name: str, number: int, future: Future[Any]) -> Any:
 
 class _Progress:
     """Logs each page's decision as it comes back, and how many of a document's pages
-    are read, every tenth of them and at the end."""
+    are read, every tenth of them and at the end; reports each page done to the
+    listener of :mod:`pipeline.progress` (the run catalog)."""
 
     def __init__(self, name: str, total: int) -> None:
         self.name, self.total, self.done = name, total, 0
@@ -163,6 +165,7 @@ class _Progress:
 
     def advance(self, page: Page) -> Page:
         self.done += 1
+        progress.report(self.done, self.total)
         log.info("%s page %d: %s (%s)", self.name, page.number, page.method, page.reason)
         if self.done % self.step == 0 or self.done == self.total:
             log.info("%s: %d of %d pages read (%.0f s)", self.name, self.done, self.total,

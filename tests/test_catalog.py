@@ -52,3 +52,38 @@ def test_a_document_is_current_only_if_catalog_and_outputs_agree(settings: Setti
     assert not is_current(settings, catalog, source(settings, sha="changed"))
     catalog.record(run, src, DocumentSummary("d", "d.txt", "failed", error="x"))
     assert not is_current(settings, catalog, src)
+
+
+def test_a_document_at_work_is_listed_with_its_progress_until_recorded(settings: Settings):
+    import os
+
+    from pipeline import progress
+
+    catalog = Catalog(settings)
+    run = catalog.start_run("manual")
+    with catalog.stage(run, "d", "ingest"):
+        progress.report(3, 140)  # as the PDF reader does, page by page
+        [working] = Catalog(settings).working()  # what `gazette status` reads meanwhile
+        assert (working.doc_id, working.stage, working.done, working.total) == (
+            "d", "ingest", 3, 140)
+        assert working.pid == os.getpid() and working.alive()
+    progress.report(4, 140)  # out of the stage: nobody listens
+    with catalog.stage(run, "d", "repair"):
+        [working] = catalog.working()
+        assert (working.stage, working.done, working.total) == ("repair", None, None)
+    catalog.record(run, source(settings), DocumentSummary("d", "d.txt", "done"))
+    assert catalog.working() == []
+
+
+def test_what_a_killed_run_left_working_is_shown_gone_and_cleared_by_the_next(
+        settings: Settings):
+    catalog = Catalog(settings)
+    run = catalog.start_run("manual")
+    with catalog.stage(run, "d", "ingest"):
+        pass  # the run is killed before it records the document
+    with catalog._connect() as db:  # as if by a process that has gone
+        db.execute("UPDATE working SET pid = 2147483646")
+    [left] = catalog.working()
+    assert left.alive() is False
+    catalog.start_run("manual")
+    assert catalog.working() == []

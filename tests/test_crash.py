@@ -4,14 +4,16 @@ on one folder do not corrupt it."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
-from projects import GAZETTE, SampleRun, gazette, gazette_env, inbox, snapshot
+from projects import GAZETTE, SampleRun, doc_id, gazette, gazette_env, inbox, snapshot
 
 pytestmark = pytest.mark.slow
 
@@ -24,8 +26,10 @@ def reference(sample_run: SampleRun) -> dict[str, bytes]:
     return sample_run.outputs(INPUTS)
 
 
-def run_until(root: Path, marker: str, api: dict[str, str]) -> str:
-    """Start `gazette run`, SIGKILL its whole process group when ``marker`` is logged."""
+def run_until(root: Path, marker: str, api: dict[str, str],
+              at_marker: Callable[[], None] = lambda: None) -> str:
+    """Start `gazette run`, SIGKILL its whole process group when ``marker`` is logged;
+    ``at_marker`` runs first, with the group stopped (SIGSTOP) where it was."""
     process = subprocess.Popen([str(GAZETTE), "run"], cwd=root, env={**gazette_env(), **api},
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                start_new_session=True)
@@ -34,11 +38,24 @@ def run_until(root: Path, marker: str, api: dict[str, str]) -> str:
     for line in process.stdout:
         seen.append(line)
         if marker in line:
-            os.killpg(process.pid, signal.SIGKILL)
+            os.killpg(process.pid, signal.SIGSTOP)
+            try:
+                at_marker()
+            finally:
+                os.killpg(process.pid, signal.SIGKILL)
             break
     process.wait(timeout=60)
     assert process.returncode == -signal.SIGKILL, "".join(seen[-20:])
     return "".join(seen)
+
+
+def at_work(root: Path) -> dict[str, list[str]]:
+    """`gazette status`'s table of the documents at work: document → its row's cells."""
+    said = gazette("status", cwd=root).stdout
+    table = said[said.index("at work now"):said.index("└")] if "at work now" in said else ""
+    return {cells[0]: cells[1:] for line in table.splitlines() if "│" in line
+            for cells in [[c.strip() for c in line.strip("│ ").split("│")]]
+            if cells[0] and cells[0] != "document"}
 
 
 @pytest.mark.parametrize("marker", [
@@ -49,7 +66,15 @@ def run_until(root: Path, marker: str, api: dict[str, str]) -> str:
 def test_killed_run_resumes_to_the_same_outputs(marker: str, reference: dict[str, bytes],
                                                 tmp_path: Path, prefect_api: dict[str, str]):
     root = inbox(tmp_path, INPUTS, SAMPLES)
-    run_until(root, marker, prefect_api)
+    scan = doc_id(INPUTS[0])
+    shown: dict[str, list[str]] = {}
+    run_until(root, marker, prefect_api, at_marker=lambda: shown.update(at_work(root)))
+    if marker.startswith("page 2"):  # `gazette status` showed the scan's reading under way
+        _, stage, pages, _, process = shown[scan]
+        assert stage == "ingest" and re.fullmatch(r"[12] of 3", pages), shown
+        assert re.fullmatch(r"pid \d+", process)
+    left = at_work(root)  # the killed run's documents, said to be interrupted
+    assert left and all(row[-1].startswith("gone: pid") for row in left.values()), left
     # --wait: whatever of the killed group still holds the lock is gone before it starts
     resumed = gazette("run", "--wait", cwd=root, api=prefect_api)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
