@@ -1,0 +1,95 @@
+"""What a resident Prefect server saves: `gazette run` with nothing new and `gazette
+rerun` of one decree, with `gazette serve` running and without it (Prefect's temporary
+server, as from a fresh clone).
+
+A project of two sample decrees (the text-layer PDF and text dump 004) is processed
+once; then each command runs ``--repeat`` times in each set-up and the median wall time
+is printed. The re-run through the server includes the flow-run process that `gazette
+serve` starts for it. Usage::
+
+    .venv/bin/python bench/operations_bench.py [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAZETTE = Path(sys.executable).parent / "gazette"
+SAMPLES = ("textlayer_protocol_brazil_sweden_pt_en.pdf", "004_5572047d3d386aa9.txt")
+DOC = "004_5572047d3d386aa9"
+
+
+def gazette(*args: str, cwd: Path) -> float:
+    """Run `gazette` to its end; its wall time in seconds (exit status must be 0)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    started = time.monotonic()
+    done = subprocess.run([str(GAZETTE), *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, check=False)
+    seconds = time.monotonic() - started
+    if done.returncode != 0:
+        raise SystemExit(f"gazette {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+    return seconds
+
+
+def median_of(repeat: int, *args: str, cwd: Path) -> float:
+    return statistics.median(gazette(*args, cwd=cwd) for _ in range(repeat))
+
+
+def serving(root: Path) -> subprocess.Popen[bytes]:
+    """`gazette serve` of ``root``, once its note says where its server listens."""
+    from flows.server import free_port, resident_api
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    process = subprocess.Popen(
+        [str(GAZETTE), "serve", "--port", str(free_port()), "--interval", "86400"],
+        cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 180
+    while resident_api(root / ".gazette") is None:
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit("gazette serve did not come up")
+        time.sleep(0.5)
+    return process
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, help="unused (run_all passes it)")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="gazette-ops-") as folder:
+        root = Path(folder)
+        (root / "raw").mkdir()
+        for name in SAMPLES:
+            shutil.copy(ROOT / "raw" / "samples" / name, root / "raw" / name)
+        gazette("run", cwd=root)
+        embedded = {"run, nothing new": median_of(args.repeat, "run", cwd=root),
+                    "rerun of one decree": median_of(args.repeat, "rerun", DOC, cwd=root)}
+        server = serving(root)
+        try:
+            resident = {"run, nothing new": median_of(args.repeat, "run", cwd=root),
+                        "rerun of one decree": median_of(args.repeat, "rerun", DOC, cwd=root)}
+        finally:
+            server.send_signal(signal.SIGINT)
+            server.wait(timeout=120)
+    print(f"median wall seconds of {args.repeat} ({os.cpu_count()} CPUs, load "
+          f"{os.getloadavg()[0]:.2f})")
+    print(f"| command | temporary server (no `gazette serve`) | `gazette serve` running | "
+          f"ratio |\n|---|---|---|---|")
+    for name in embedded:
+        print(f"| {name} | {embedded[name]:.1f} | {resident[name]:.1f} | "
+              f"{embedded[name] / resident[name]:.1f}× |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
