@@ -83,8 +83,8 @@ def main() -> int:
             server.wait(timeout=120)
     print(f"median wall seconds of {args.repeat} ({os.cpu_count()} CPUs, load "
           f"{os.getloadavg()[0]:.2f})")
-    print(f"| command | temporary server (no `gazette serve`) | `gazette serve` running | "
-          f"ratio |\n|---|---|---|---|")
+    print("| command | temporary server (no `gazette serve`) | `gazette serve` running | "
+          "ratio |\n|---|---|---|---|")
     for name in embedded:
         print(f"| {name} | {embedded[name]:.1f} | {resident[name]:.1f} | "
               f"{embedded[name] / resident[name]:.1f}× |")
