@@ -1,6 +1,6 @@
 """The run catalog: what was processed, when, how long each stage took, what failed.
 
-An embedded SQLite database in ``.gazette/catalog.sqlite`` with four tables:
+A database with four tables:
 
 ``runs``       one row per ``gazette run`` (or scheduled run): trigger, start, end, counts
 ``documents``  one row per document: source path, content hash, pipeline version,
@@ -9,6 +9,12 @@ An embedded SQLite database in ``.gazette/catalog.sqlite`` with four tables:
 ``working``    one row per document being processed now: its stage, pages read of
                all, and the process working on it (gone when the document is done)
 
+By default it is an embedded SQLite file, ``.gazette/catalog.sqlite``. With
+``Settings.catalog_url`` (a SQLAlchemy URL, ``postgresql+psycopg://host/db``) it is a
+PostgreSQL database, which processes on several machines can share (SQLite's locking
+is not to be trusted over NFS); the project lock is then held in PostgreSQL too
+(:func:`database_lock`). One database per project.
+
 ``gazette status`` prints it. Together with a document's published manifest it decides
 whether a document is new (:func:`is_current`). It is state, not output: deleting it
 costs a re-run, nothing else.
@@ -16,68 +22,107 @@ costs a re-run, nothing else.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import socket
-import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    func,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 
 from pipeline import progress
 from pipeline.config import Settings
+from pipeline.errors import BusyError
 from pipeline.records import DocumentSummary, Source
 from pipeline.store import is_up_to_date
 
-__all__ = ["Catalog", "DocumentRow", "WorkingRow", "is_current"]
+__all__ = ["Catalog", "DocumentRow", "WorkingRow", "database_lock", "is_current"]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS runs (
-    run_id INTEGER PRIMARY KEY AUTOINCREMENT,
-    trigger TEXT NOT NULL,
-    started TEXT NOT NULL,
-    finished TEXT,
-    processed INTEGER, skipped INTEGER, failed INTEGER
-);
-CREATE TABLE IF NOT EXISTS documents (
-    doc_id TEXT PRIMARY KEY,
-    relpath TEXT NOT NULL,
-    sha256 TEXT NOT NULL,
-    pipeline_version TEXT NOT NULL,
-    status TEXT NOT NULL,
-    error TEXT,
-    pages INTEGER,
-    run_id INTEGER,
-    updated TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS stages (
-    doc_id TEXT NOT NULL,
-    stage TEXT NOT NULL,
-    status TEXT NOT NULL,
-    seconds REAL,
-    error TEXT,
-    run_id INTEGER,
-    updated TEXT NOT NULL,
-    PRIMARY KEY (doc_id, stage)
-);
-CREATE TABLE IF NOT EXISTS working (
-    doc_id TEXT PRIMARY KEY,
-    run_id INTEGER NOT NULL,
-    stage TEXT NOT NULL,
-    done INTEGER,
-    total INTEGER,
-    pid INTEGER NOT NULL,
-    host TEXT NOT NULL,
-    started TEXT NOT NULL,
-    updated TEXT NOT NULL
-);
-"""
+_METADATA = MetaData()
+_RUNS = Table(
+    "runs", _METADATA,
+    Column("run_id", Integer, primary_key=True, autoincrement=True),
+    Column("trigger", Text, nullable=False),
+    Column("started", Text, nullable=False),
+    Column("finished", Text),
+    Column("processed", Integer), Column("skipped", Integer), Column("failed", Integer),
+    sqlite_autoincrement=True,
+)
+_DOCUMENTS = Table(
+    "documents", _METADATA,
+    Column("doc_id", Text, primary_key=True),
+    Column("relpath", Text, nullable=False),
+    Column("sha256", Text, nullable=False),
+    Column("pipeline_version", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("error", Text),
+    Column("pages", Integer),
+    Column("run_id", Integer),
+    Column("updated", Text, nullable=False),
+)
+_STAGES = Table(
+    "stages", _METADATA,
+    Column("doc_id", Text, primary_key=True),
+    Column("stage", Text, primary_key=True),
+    Column("status", Text, nullable=False),
+    Column("seconds", Float),
+    Column("error", Text),
+    Column("run_id", Integer),
+    Column("updated", Text, nullable=False),
+)
+_WORKING = Table(
+    "working", _METADATA,
+    Column("doc_id", Text, primary_key=True),
+    Column("run_id", Integer, nullable=False),
+    Column("stage", Text, nullable=False),
+    Column("done", Integer),
+    Column("total", Integer),
+    Column("pid", Integer, nullable=False),
+    Column("host", Text, nullable=False),
+    Column("started", Text, nullable=False),
+    Column("updated", Text, nullable=False),
+)
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def catalog_url(settings: Settings) -> str:
+    """The catalog's database: ``Settings.catalog_url``, or the project's SQLite file."""
+    return settings.catalog_url or f"sqlite:///{settings.state / 'catalog.sqlite'}"
+
+
+@cache
+def _engine(url: str) -> Engine:
+    """One engine (and connection pool) per database and process, its tables made."""
+    is_sqlite = url.startswith("sqlite")
+    engine = create_engine(url, connect_args={"timeout": 30} if is_sqlite else {},
+                           pool_pre_ping=not is_sqlite)
+    with engine.begin() as db:
+        _METADATA.create_all(db)
+    return engine
 
 
 @dataclass(frozen=True)
@@ -124,42 +169,47 @@ class WorkingRow:
 
 
 class Catalog:
-    """The catalog of one project folder. Each call opens its own short connection,
-    so a catalog can be used from Prefect tasks on other threads."""
+    """The catalog of one project. Each call takes a connection from the process's
+    pool for one transaction, so a catalog can be used from tasks on other threads."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.path = settings.state / "catalog.sqlite"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.executescript(_SCHEMA)
+        if settings.catalog_url is None:
+            settings.state.mkdir(parents=True, exist_ok=True)
+        self.url = catalog_url(settings)
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=30)
-        try:
-            with db:  # commit or roll back
-                yield db
-        finally:
-            db.close()
+    def _connect(self) -> Iterator[Connection]:
+        with _engine(self.url).begin() as db:  # commit or roll back
+            yield db
+
+    def _upsert(self, table: Table, values: dict[str, Any],
+                keep: tuple[str, ...] = ()) -> Any:
+        """INSERT, or UPDATE the row with the same key (all columns but ``keep``)."""
+        dialect = postgresql if self.url.startswith("postgresql") else sqlite
+        statement = dialect.insert(table).values(**values)
+        keys = [c.name for c in table.primary_key]
+        return statement.on_conflict_do_update(index_elements=keys, set_={
+            name: statement.excluded[name] for name in values
+            if name not in keys and name not in keep})
 
     def start_run(self, trigger: str) -> int:
         """Record the start of a run; returns its id. What a killed run left listed as
         working is cleared (a run holds the project lock: no other one works now)."""
         with self._connect() as db:
-            db.execute("DELETE FROM working")
-            cursor = db.execute("INSERT INTO runs (trigger, started) VALUES (?, ?)",
-                                (trigger, _now()))
-            return int(cursor.lastrowid or 0)
+            db.execute(delete(_WORKING))
+            result = db.execute(_RUNS.insert().values(trigger=trigger, started=_now())
+                                .returning(_RUNS.c.run_id))
+            return int(result.scalar_one())
 
     def finish_run(self, run_id: int, summaries: list[DocumentSummary]) -> None:
         """Record the end of a run and its counts."""
         counts = {status: sum(s.status == status for s in summaries)
                   for status in ("done", "skipped", "failed")}
         with self._connect() as db:
-            db.execute("UPDATE runs SET finished = ?, processed = ?, skipped = ?, failed = ? "
-                       "WHERE run_id = ?", (_now(), counts["done"], counts["skipped"],
-                                            counts["failed"], run_id))
+            db.execute(update(_RUNS).where(_RUNS.c.run_id == run_id).values(
+                finished=_now(), processed=counts["done"], skipped=counts["skipped"],
+                failed=counts["failed"]))
 
     @contextmanager
     def stage(self, run_id: int, doc_id: str, stage: str) -> Iterator[None]:
@@ -168,14 +218,13 @@ class Catalog:
         (:mod:`pipeline.progress`)."""
         started = time.monotonic()
         with self._connect() as db:
-            db.execute("INSERT INTO working VALUES (?, ?, ?, NULL, NULL, ?, ?, ?, ?) "
-                       "ON CONFLICT (doc_id) DO UPDATE SET run_id = excluded.run_id, "
-                       "stage = excluded.stage, done = NULL, total = NULL, started = CASE WHEN "
-                       "working.run_id = excluded.run_id THEN working.started ELSE "
-                       "excluded.started END, "
-                       "pid = excluded.pid, host = excluded.host, updated = excluded.updated",
-                       (doc_id, run_id, stage, os.getpid(), socket.gethostname(), _now(),
-                        _now()))
+            was = db.execute(select(_WORKING.c.run_id, _WORKING.c.started)
+                             .where(_WORKING.c.doc_id == doc_id)).first()
+            db.execute(self._upsert(_WORKING, {
+                "doc_id": doc_id, "run_id": run_id, "stage": stage, "done": None,
+                "total": None, "pid": os.getpid(), "host": socket.gethostname(),
+                "started": was.started if was and was.run_id == run_id else _now(),
+                "updated": _now()}))
         try:
             with progress.listening(lambda done, total: self._progress(doc_id, done, total)):
                 yield
@@ -187,45 +236,49 @@ class Catalog:
 
     def _progress(self, doc_id: str, done: int, total: int) -> None:
         with self._connect() as db:
-            db.execute("UPDATE working SET done = ?, total = ?, updated = ? WHERE doc_id = ?",
-                       (done, total, _now(), doc_id))
+            db.execute(update(_WORKING).where(_WORKING.c.doc_id == doc_id).values(
+                done=done, total=total, updated=_now()))
 
     def working(self) -> list[WorkingRow]:
         """The documents being processed now (or left so by a killed run), by start."""
         with self._connect() as db:
-            rows = db.execute("SELECT * FROM working ORDER BY started, doc_id").fetchall()
+            rows = db.execute(select(_WORKING).order_by(_WORKING.c.started,
+                                                        _WORKING.c.doc_id)).all()
         return [WorkingRow(*row) for row in rows]
 
     def _stage(self, run_id: int, doc_id: str, stage: str, status: str, seconds: float,
                error: str | None) -> None:
         with self._connect() as db:
-            db.execute("INSERT OR REPLACE INTO stages VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (doc_id, stage, status, round(seconds, 3), error, run_id, _now()))
+            db.execute(self._upsert(_STAGES, {
+                "doc_id": doc_id, "stage": stage, "status": status,
+                "seconds": round(seconds, 3), "error": error, "run_id": run_id,
+                "updated": _now()}))
 
     def record(self, run_id: int, source: Source, summary: DocumentSummary) -> None:
         """Record how a document ended in this run (done or failed, with the reason)."""
         with self._connect() as db:
-            db.execute("DELETE FROM working WHERE doc_id = ?", (source.doc_id,))
-            db.execute("INSERT OR REPLACE INTO documents VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (source.doc_id, source.relpath, source.sha256,
-                        self.settings.output_key(),
-                        summary.status, summary.error, summary.pages, run_id, _now()))
+            db.execute(delete(_WORKING).where(_WORKING.c.doc_id == source.doc_id))
+            db.execute(self._upsert(_DOCUMENTS, {
+                "doc_id": source.doc_id, "relpath": source.relpath, "sha256": source.sha256,
+                "pipeline_version": self.settings.output_key(), "status": summary.status,
+                "error": summary.error, "pages": summary.pages, "run_id": run_id,
+                "updated": _now()}))
 
     def document(self, doc_id: str) -> dict[str, Any] | None:
         """The catalog row of one document, or None."""
         with self._connect() as db:
-            db.row_factory = sqlite3.Row
-            row = db.execute("SELECT * FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
-        return dict(row) if row else None
+            row = db.execute(select(_DOCUMENTS).where(_DOCUMENTS.c.doc_id == doc_id)).first()
+        return dict(row._mapping) if row else None
 
     def documents(self) -> list[DocumentRow]:
         """Every document, by id, with its stages."""
         with self._connect() as db:
-            stage_rows = db.execute(
-                "SELECT doc_id, stage, status, seconds FROM stages").fetchall()
-            doc_rows = db.execute(
-                "SELECT doc_id, relpath, status, pipeline_version, pages, error, updated "
-                "FROM documents ORDER BY doc_id").fetchall()
+            stage_rows = db.execute(select(_STAGES.c.doc_id, _STAGES.c.stage,
+                                           _STAGES.c.status, _STAGES.c.seconds)).all()
+            doc_rows = db.execute(select(
+                _DOCUMENTS.c.doc_id, _DOCUMENTS.c.relpath, _DOCUMENTS.c.status,
+                _DOCUMENTS.c.pipeline_version, _DOCUMENTS.c.pages, _DOCUMENTS.c.error,
+                _DOCUMENTS.c.updated).order_by(_DOCUMENTS.c.doc_id)).all()
         stages: dict[str, dict[str, tuple[str, float | None]]] = {}
         for doc_id, stage, status, seconds in stage_rows:
             stages.setdefault(doc_id, {})[stage] = (status, seconds)
@@ -237,8 +290,8 @@ class Catalog:
     def runs(self, limit: int = 5) -> list[tuple[Any, ...]]:
         """The latest runs, newest first: id, trigger, start, end, processed, skipped, failed."""
         with self._connect() as db:
-            return db.execute("SELECT * FROM runs ORDER BY run_id DESC LIMIT ?",
-                              (limit,)).fetchall()
+            rows = db.execute(select(_RUNS).order_by(_RUNS.c.run_id.desc()).limit(limit))
+            return [tuple(row) for row in rows]
 
 
 def is_current(settings: Settings, catalog: Catalog, source: Source) -> bool:
@@ -248,3 +301,35 @@ def is_current(settings: Settings, catalog: Catalog, source: Source) -> bool:
     return (row is not None and row["status"] == "done" and row["sha256"] == source.sha256
             and row["pipeline_version"] == settings.output_key()
             and is_up_to_date(settings, source))
+
+
+#: The advisory lock's key: the same number for every process of a project (the
+#: project has its own database).
+_LOCK_KEY = int.from_bytes(hashlib.sha256(b"gazette project lock").digest()[:8], "big",
+                           signed=True)
+
+
+@contextmanager
+def database_lock(settings: Settings, wait: bool = False) -> Iterator[None]:
+    """The project lock held in the catalog's PostgreSQL database (an advisory lock on
+    a connection of its own), for processes on several machines: PostgreSQL releases
+    it when the holder's connection ends, however its process ends. Without ``wait``, a
+    held lock raises :class:`BusyError` naming the holder."""
+    holder = f"gazette (pid {os.getpid()} on {socket.gethostname()})"
+    with _engine(catalog_url(settings)).connect() as db:
+        db.execute(text("SELECT set_config('application_name', :name, false)"),
+                   {"name": holder})
+        if wait:
+            db.execute(select(func.pg_advisory_lock(_LOCK_KEY)))
+        elif not db.execute(select(func.pg_try_advisory_lock(_LOCK_KEY))).scalar_one():
+            other = db.execute(text(
+                "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
+                "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
+                "AND l.pid <> pg_backend_pid() LIMIT 1")).scalar()
+            raise BusyError(f"{other or 'another process'} is working on "
+                            f"{settings.state.parent}", "wait for it to finish, or pass --wait")
+        try:
+            yield
+        finally:
+            db.execute(select(func.pg_advisory_unlock(_LOCK_KEY)))
+            db.commit()

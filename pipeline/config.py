@@ -115,6 +115,10 @@ class Settings:
     #: Worker processes that read the pages of a run (text layers and OCR, one page at a
     #: time each; Tesseract runs single-threaded): one per core.
     page_workers: int = 2
+    #: The run catalog's database, a SQLAlchemy URL (``postgresql+psycopg://host/db``)
+    #: for a project processed by several machines; unset, the project's SQLite file
+    #: (see :mod:`pipeline.catalog`).
+    catalog_url: str | None = None
     #: Repair rules switched off, by name (see ``pipeline.repair.RULES``).
     repair_disabled: tuple[str, ...] = ()
     #: The aligner's knobs that differ from ``pipeline.sentalign.AlignParams``, as
@@ -167,8 +171,8 @@ PLACES = ("raw", "cleaned", "aligned", "state")
 READING_SETTINGS = ("languages", "ocr_dpi", "ocr_languages", "max_raster_pixels",
                     "ocr_timeout", "max_cid_share", "max_broken_devanagari",
                     "min_legacy_quality", "min_ocr_confidence")
-#: Settings that change no output, only how fast it is made.
-SPEED_SETTINGS = ("page_workers",)
+#: Settings that change no output, only how fast it is made or where state is kept.
+SPEED_SETTINGS = ("page_workers", "catalog_url")
 OUTPUT_SETTINGS = tuple(f.name for f in fields(Settings)
                         if f.name not in PLACES + SPEED_SETTINGS)
 _PACKAGE = Path(__file__).resolve().parent
@@ -317,6 +321,8 @@ def _checked(name: str, value: Any, default: Any, origin: str) -> Any:
         return tuple(value)
     if not isinstance(value, str):
         raise bad("text")
+    if name == "catalog_url" and not value.startswith(("postgresql", "sqlite")):
+        raise bad("a database URL (postgresql+psycopg://user@host/db or sqlite:///file)")
     return value
 
 

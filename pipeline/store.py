@@ -170,8 +170,16 @@ def project_lock(settings: Settings, wait: bool = False) -> Iterator[None]:
 
     The lock is an ``flock`` on ``.gazette/lock``, so the kernel releases it when its
     process ends, however it ends (a killed run never leaves a stale lock). Without
-    ``wait``, a held lock raises :class:`BusyError` naming the holder.
+    ``wait``, a held lock raises :class:`BusyError` naming the holder. With a PostgreSQL
+    catalog (``Settings.catalog_url``) the lock is held there instead, for machines
+    that share the project (see :func:`pipeline.catalog.database_lock`).
     """
+    if settings.catalog_url is not None:
+        from pipeline.catalog import database_lock
+
+        with database_lock(settings, wait):
+            yield
+        return
     settings.state.mkdir(parents=True, exist_ok=True)
     with (settings.state / "lock").open("a+", encoding="utf-8") as handle:
         try:

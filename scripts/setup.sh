@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything gazette needs, idempotently: Debian packages (Tesseract and its
 # language packs, Poppler, fonts — a Devanagari one for the OCR benchmark's pages;
-# Chromium and OmegaT for the export tests) and a Python virtual environment in .venv
+# Chromium and OmegaT for the export tests; PostgreSQL, whose binaries the multi-machine
+# test starts a server of its own with) and a Python virtual environment in .venv
 # with the project and its development tools. Safe to run again: it only does what is
 # missing.
 set -euo pipefail
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-por tesseract-ocr-swe tesseract-ocr-hin
   tesseract-ocr-script-deva tesseract-ocr-osd poppler-utils fonts-dejavu-core
-  chromium omegat fonts-lohit-deva
+  chromium omegat fonts-lohit-deva postgresql
 )
 PYTHON=${PYTHON:-python3}
 VENV=.venv

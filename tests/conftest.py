@@ -13,6 +13,7 @@ from filelock import FileLock
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from projects import BROKEN, SAMPLE_INPUTS, SampleRun, gazette, inbox
+from services import Postgres
 
 from pipeline.config import Settings
 
@@ -84,6 +85,16 @@ def build_sample_project(root: Path) -> SampleRun:
     inbox(root, SAMPLE_INPUTS, SAMPLES)
     (root / "raw" / BROKEN).write_text("<html>not a PDF</html>", encoding="utf-8")
     return SampleRun(root, gazette("run", cwd=root)).save()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """A PostgreSQL cluster of the session's own (see :class:`services.Postgres`)."""
+    server = Postgres().start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture

@@ -1,11 +1,34 @@
-"""The run catalog records runs, documents and stages, and decides what is new."""
+"""The run catalog records runs, documents and stages, and decides what is new; in the
+project's SQLite file and in PostgreSQL alike."""
 
 from __future__ import annotations
 
+import itertools
+import os
+from dataclasses import replace
+
 import pytest
+from services import Postgres
+from sqlalchemy import text
 
 from pipeline.catalog import Catalog, is_current
 from pipeline.config import Settings
+from pipeline.errors import BusyError
+from pipeline.store import project_lock
+
+_DATABASES = itertools.count()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+def settings(request: pytest.FixtureRequest, settings: Settings) -> Settings:
+    """The project's settings with its catalog in SQLite (the default) or in a fresh
+    PostgreSQL database."""
+    if request.param == "sqlite":
+        return settings
+    postgres: Postgres = request.getfixturevalue("postgres")
+    name = f"catalog{next(_DATABASES)}"
+    postgres.create_database(name)
+    return replace(settings, catalog_url=postgres.url(name))
 from pipeline.records import DocumentSummary, Source
 from pipeline.store import DocumentOutput
 
@@ -82,8 +105,17 @@ def test_what_a_killed_run_left_working_is_shown_gone_and_cleared_by_the_next(
     with catalog.stage(run, "d", "ingest"):
         pass  # the run is killed before it records the document
     with catalog._connect() as db:  # as if by a process that has gone
-        db.execute("UPDATE working SET pid = 2147483646")
+        db.execute(text("UPDATE working SET pid = 2147483646"))
     [left] = catalog.working()
     assert left.alive() is False
     catalog.start_run("manual")
     assert catalog.working() == []
+
+
+def test_the_project_lock_turns_a_second_holder_away_naming_the_first(settings: Settings):
+    with project_lock(settings):
+        with pytest.raises(BusyError, match=rf"gazette \(pid {os.getpid()}"):
+            with project_lock(replace(settings)):  # as another process would ask
+                pass
+    with project_lock(settings):  # released: free again
+        pass
