@@ -428,8 +428,10 @@ def status(root: RootOption = Path()) -> None:
         console.print(f"no documents processed yet in {settings.state.parent}")
         return
     table = Table(title=f"gazette status: {settings.state.parent}")
+    # ids and times whole (an id is what `gazette rerun` takes); stages and errors wrap
     for column in ("document", "status", "pages", "stages (seconds)", "updated", "error"):
-        table.add_column(column, overflow="fold")
+        table.add_column(column, **({"overflow": "fold"} if column in ("stages (seconds)", "error")
+                                    else {"no_wrap": True}))
     for row in rows:
         stages = " ".join(f"{name} {seconds:.1f}" if state == "done" and seconds is not None
                           else f"[red]{name} {state}[/red]"

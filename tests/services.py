@@ -4,7 +4,6 @@ processes, each worker in a working directory of its own."""
 
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import subprocess
@@ -18,8 +17,8 @@ from flows.server import free_port
 
 def postgres_binaries() -> Path | None:
     """The folder of Debian's PostgreSQL server programs (``initdb``, ``pg_ctl``)."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    return Path(found[-1]).parent if found else None
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    return found[-1].parent if found else None
 
 
 class Postgres:

@@ -14,7 +14,8 @@ from sqlalchemy import text
 from pipeline.catalog import Catalog, is_current
 from pipeline.config import Settings
 from pipeline.errors import BusyError
-from pipeline.store import project_lock
+from pipeline.records import DocumentSummary, Source
+from pipeline.store import DocumentOutput, project_lock
 
 _DATABASES = itertools.count()
 
@@ -29,8 +30,6 @@ def settings(request: pytest.FixtureRequest, settings: Settings) -> Settings:
     name = f"catalog{next(_DATABASES)}"
     postgres.create_database(name)
     return replace(settings, catalog_url=postgres.url(name))
-from pipeline.records import DocumentSummary, Source
-from pipeline.store import DocumentOutput
 
 
 def source(settings: Settings, sha: str = "abc") -> Source:
@@ -113,9 +112,9 @@ def test_what_a_killed_run_left_working_is_shown_gone_and_cleared_by_the_next(
 
 
 def test_the_project_lock_turns_a_second_holder_away_naming_the_first(settings: Settings):
-    with project_lock(settings):
-        with pytest.raises(BusyError, match=rf"gazette \(pid {os.getpid()}"):
-            with project_lock(replace(settings)):  # as another process would ask
-                pass
+    with (project_lock(settings),
+          pytest.raises(BusyError, match=rf"gazette \(pid {os.getpid()}"),
+          project_lock(replace(settings))):  # as another process would ask
+        pass
     with project_lock(settings):  # released: free again
         pass
