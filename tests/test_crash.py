@@ -60,8 +60,7 @@ def at_work(root: Path) -> dict[str, list[str]]:
 
 @pytest.mark.parametrize("marker", [
     "page 2: ocr (",                   # during OCR of the scanned protocol
-    "Task run 'structure-",            # as alignment starts
-    "Task run 'align-",                # as export starts
+    "Task run 'align-",                # between stages: as export starts
 ])
 def test_killed_run_resumes_to_the_same_outputs(marker: str, reference: dict[str, bytes],
                                                 tmp_path: Path, prefect_api: dict[str, str]):
