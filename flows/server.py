@@ -27,8 +27,8 @@ from pathlib import Path
 
 from pipeline.errors import GazetteError
 
-__all__ = ["LocalServer", "ServerNote", "announce", "answers", "free_port", "resident_api",
-           "withdraw"]
+__all__ = ["LocalServer", "ServerNote", "announce", "answers", "flush_to_api", "free_port",
+           "resident_api", "withdraw"]
 
 #: The note `gazette serve` leaves in the project's state folder.
 NOTE = "server.json"
@@ -77,7 +77,7 @@ class LocalServer:
         sending (else Prefect prints "Error logging to API" as the process exits)."""
         if self._process is None or self._process.poll() is not None:
             return
-        _stop_sending_to_api()
+        flush_to_api(stop=True)
         os.killpg(self._process.pid, signal.SIGTERM)
         try:
             self._process.wait(timeout=20)
@@ -86,8 +86,11 @@ class LocalServer:
             self._process.wait()
 
 
-def _stop_sending_to_api() -> None:
-    """Send the logs and events Prefect holds for the API, then send no more."""
+def flush_to_api(stop: bool = False) -> None:
+    """Send the logs and events this process's Prefect holds for the API now, while the
+    server still listens (a temporary server stops as the process exits, and events
+    still queued then end in "Error flushing events" tracebacks); with ``stop``, send no
+    more logs after."""
     import logging
 
     from prefect.events.worker import EventsWorker
@@ -95,6 +98,8 @@ def _stop_sending_to_api() -> None:
 
     APILogWorker.drain_all(timeout=5)
     EventsWorker.drain_all(timeout=5)
+    if not stop:
+        return
     loggers = [logging.getLogger(), *(logger for logger in logging.Logger.manager.loggerDict
                                       .values() if isinstance(logger, logging.Logger))]
     for logger in loggers:

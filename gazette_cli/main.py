@@ -66,10 +66,12 @@ def run(
     overrides = _or_exit(lambda: parse_overrides(set_ or []))
     settings = _prefect_settings(root, overrides)
     from flows.run import gazette_run, task_runner_for  # Prefect reads its settings on import
+    from flows.server import flush_to_api
 
     flow = gazette_run.with_options(task_runner=task_runner_for(dask)) if dask else gazette_run
     with _locked(settings, wait):
         summaries = flow(root.resolve(), force=force, overrides=overrides)
+    flush_to_api()  # before a temporary server stops at exit
     _report(summaries, settings)
 
 

@@ -20,6 +20,7 @@ def test_run_processes_samples_reports_failures_and_skips_unchanged(
     assert first.returncode == 1, first.stderr  # one document failed, the others ran
     assert "4 processed, 0 unchanged (no stage work), 1 failed" in first.stdout
     assert f"{BROKEN} failed: not a PDF: the file is an HTML page" in first.stdout
+    assert "Traceback" not in first.stdout + first.stderr  # an expected failure, said once
 
     docs = set(map(doc_id, SAMPLE_INPUTS))
     assert {p.name for p in (root / "cleaned").iterdir()} == docs  # nothing half-written
