@@ -10,10 +10,20 @@
 The perturbation turns 1-1 segment pairs into harder beads with a fixed seed: about
 6 % of positions merge two adjacent segments on the target side (2-1 beads), 6 % on
 the source side (1-2), and 3 % drop a segment on one side (1-0 or 0-1).
+
+* A many-to-many set of our own (:func:`resplit`): DGT EN-PT with the two sides'
+  sentence splits made to differ, as in literary text: 2-2 beads whose sides are cut
+  at different places (the first two source sentences joined, the last two target
+  ones), 2-3 and 3-2 beads likewise.
+
+Each set is cut in two by document (:func:`halves`): parameters are tuned on the
+``tuning`` half and figures reported on the ``reporting`` half. Text+Berg dev is one
+document; it is cut at the gold bead nearest its middle into two documents first.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 import re
@@ -21,7 +31,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Case", "dgt", "ntrex", "perturb", "textberg"]
+__all__ = ["Case", "dgt", "dgt_resplit", "halves", "ntrex", "perturb", "resplit", "textberg"]
 
 Beads = list[tuple[tuple[int, ...], tuple[int, ...]]]
 
@@ -53,11 +63,38 @@ def parse_beads(lines: list[str]) -> Beads:
 
 
 def textberg(shared: Path) -> list[Case]:
+    """Text+Berg dev, cut into two documents at the gold bead nearest its middle."""
     folder = shared / "corpora" / "textberg-dev"
     src = (folder / "dev.de").read_text(encoding="utf-8").splitlines()
     tgt = (folder / "dev.fr").read_text(encoding="utf-8").splitlines()
     gold = parse_beads((folder / "dev.defr").read_text(encoding="utf-8").splitlines())
-    return [Case("textberg-dev", "de", "fr", src, tgt, gold)]
+    whole = Case("textberg-dev", "de", "fr", src, tgt, gold)
+    cut = min(range(1, len(gold)), key=lambda n: abs(_start(gold[n:])[0] - len(src) / 2))
+    return [_part(whole, gold[:cut], "first half"), _part(whole, gold[cut:], "second half")]
+
+
+def _start(beads: Beads) -> tuple[int, int]:
+    """The first source and target index the beads hold."""
+    return (min((i for s, _ in beads for i in s), default=0),
+            min((j for _, t in beads for j in t), default=0))
+
+
+def _part(case: Case, beads: Beads, name: str) -> Case:
+    """The stretch of ``case`` the consecutive gold ``beads`` cover, renumbered from 0."""
+    i0, j0 = _start(beads)
+    i1 = max((i for s, _ in beads for i in s), default=i0 - 1) + 1
+    j1 = max((j for _, t in beads for j in t), default=j0 - 1) + 1
+    gold = [(tuple(i - i0 for i in s), tuple(j - j0 for j in t)) for s, t in beads]
+    return Case(f"{case.name} {name}", case.src_lang, case.tgt_lang, case.src[i0:i1],
+                case.tgt[j0:j1], gold)
+
+
+def halves(cases: list[Case], part: str) -> list[Case]:
+    """The ``tuning`` or the ``reporting`` half of a set's documents: the documents in
+    the order of a hash of their names, every other one, so the split is fixed and
+    does not follow the corpus's own order."""
+    ordered = sorted(cases, key=lambda c: hashlib.sha1(c.name.encode()).hexdigest())
+    return ordered[{"tuning": 0, "reporting": 1}[part]::2]
 
 
 def perturb(src: list[str], tgt: list[str], seed: int) -> tuple[list[str], list[str], Beads]:
@@ -96,19 +133,72 @@ def perturb(src: list[str], tgt: list[str], seed: int) -> tuple[list[str], list[
     return new_src, new_tgt, gold
 
 
-def dgt(shared: Path, tgt_code: str, limit: int | None = None) -> list[Case]:
-    """EN-GB against ``tgt_code`` (``PT-PT``, ``SV-SE``) in each DGT TMX file, perturbed."""
-    cases = []
-    files = sorted((shared / "corpora" / "dgt-decisions").glob("*.tmx"))[:limit]
-    for number, path in enumerate(files):
+def resplit(src: list[str], tgt: list[str], seed: int) -> tuple[list[str], list[str], Beads]:
+    """Make the sentence splits of a 1-1 parallel list differ by side; returns new sides
+    and gold beads. About 10 % of positions start a 2-2 bead (source ``ab c``, target
+    ``a bc``), 4 % a 2-3 and 4 % a 3-2 bead (``ab cd`` against ``a bc d``)."""
+    rng = random.Random(seed)
+    new_src: list[str] = []
+    new_tgt: list[str] = []
+    gold: Beads = []
+    k = 0
+    while k < len(src):
+        roll = rng.random()
+        s0, t0 = len(new_src), len(new_tgt)
+        if roll < 0.10 and k + 2 < len(src):  # 2-2, cut at different places
+            new_src += [f"{src[k]} {src[k + 1]}", src[k + 2]]
+            new_tgt += [tgt[k], f"{tgt[k + 1]} {tgt[k + 2]}"]
+            gold.append(((s0, s0 + 1), (t0, t0 + 1)))
+            k += 3
+        elif roll < 0.18 and k + 3 < len(src):  # 2-3 or 3-2
+            joined = [f"{src[k]} {src[k + 1]}", f"{src[k + 2]} {src[k + 3]}"]
+            cut = [tgt[k], f"{tgt[k + 1]} {tgt[k + 2]}", tgt[k + 3]]
+            if roll < 0.14:
+                new_src += joined
+                new_tgt += cut
+                gold.append(((s0, s0 + 1), (t0, t0 + 1, t0 + 2)))
+            else:
+                new_src += [src[k], f"{src[k + 1]} {src[k + 2]}", src[k + 3]]
+                new_tgt += [f"{tgt[k]} {tgt[k + 1]}", f"{tgt[k + 2]} {tgt[k + 3]}"]
+                gold.append(((s0, s0 + 1, s0 + 2), (t0, t0 + 1)))
+            k += 4
+        else:
+            new_src.append(src[k])
+            new_tgt.append(tgt[k])
+            gold.append(((s0,), (t0,)))
+            k += 1
+    return new_src, new_tgt, gold
+
+
+def _dgt_pairs(shared: Path, tgt_code: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each DGT TMX file's name and its EN-GB / ``tgt_code`` segment pairs."""
+    found = []
+    for path in sorted((shared / "corpora" / "dgt-decisions").glob("*.tmx")):
         root = ET.fromstring(path.read_bytes().decode("utf-16"))
         pairs = []
         for tu in root.iter("tu"):
             segs = {tuv.get("lang"): (tuv.findtext("seg") or "").strip() for tuv in tu.iter("tuv")}
             if segs.get("EN-GB") and segs.get(tgt_code):
                 pairs.append((segs["EN-GB"], segs[tgt_code]))
+        found.append((path.stem, pairs))
+    return found
+
+
+def dgt(shared: Path, tgt_code: str) -> list[Case]:
+    """EN-GB against ``tgt_code`` (``PT-PT``, ``SV-SE``) in each DGT TMX file, perturbed."""
+    cases = []
+    for number, (name, pairs) in enumerate(_dgt_pairs(shared, tgt_code)):
         src, tgt, gold = perturb([p[0] for p in pairs], [p[1] for p in pairs], seed=number)
-        cases.append(Case(path.stem, "en", tgt_code[:2].lower(), src, tgt, gold))
+        cases.append(Case(name, "en", tgt_code[:2].lower(), src, tgt, gold))
+    return cases
+
+
+def dgt_resplit(shared: Path, tgt_code: str) -> list[Case]:
+    """EN-GB against ``tgt_code`` in each DGT TMX file, the sides split differently."""
+    cases = []
+    for number, (name, pairs) in enumerate(_dgt_pairs(shared, tgt_code)):
+        src, tgt, gold = resplit([p[0] for p in pairs], [p[1] for p in pairs], seed=number)
+        cases.append(Case(name, "en", tgt_code[:2].lower(), src, tgt, gold))
     return cases
 
 
