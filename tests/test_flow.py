@@ -67,10 +67,6 @@ def test_run_processes_samples_reports_failures_and_skips_unchanged(
     assert "Task run 'repair" not in second.stderr + second.stdout
     assert snapshot(project) == outputs
 
-    forced = gazette("run", "--force", cwd=project, api=prefect_api)
-    assert "4 processed" in forced.stdout
-    assert snapshot(project) == outputs  # deterministic, byte for byte
-
     # A repair setting changed in gazette.toml: every document is redone from repair on,
     # its pages come from the reading cache, and the rule is off.
     (project / "gazette.toml").write_text('repair_disabled = ["fix_ocr_words"]\n',
