@@ -25,7 +25,7 @@ test: lint
 # The inner loop: lint, types, and the tests not marked slow (no Tesseract runs, Prefect
 # servers, browsers or `gazette` processes).
 check: lint
-	$(BIN)/pytest -m "not slow" -q
+	$(BIN)/pytest -n 2 -m "not slow" -q
 
 # Every benchmark, one after another; what each printed and where it ran go to
 # bench/results.json (BENCHMARKS.md quotes them). About 20 minutes on 2 cores.
