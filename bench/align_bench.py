@@ -37,7 +37,7 @@ SETS: dict[str, Callable[[Path], list[align_data.Case]]] = {
     "textberg": align_data.textberg,
     "dgt-pt": lambda shared: align_data.dgt(shared, "PT-PT"),
     "dgt-sv": lambda shared: align_data.dgt(shared, "SV-SE"),
-    "dgt-pt-resplit": lambda shared: align_data.dgt_resplit(shared, "PT-PT"),
+    "dgt-pt-resplit": lambda shared: align_data.dgt(shared, "PT-PT", align_data.resplit),
     "ntrex-hi": lambda shared: align_data.ntrex(shared, "hin"),
     "ntrex-pt": lambda shared: align_data.ntrex(shared, "por-BR"),
     "ntrex-sv": lambda shared: align_data.ntrex(shared, "swe"),

@@ -28,10 +28,11 @@ import itertools
 import random
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Case", "dgt", "dgt_resplit", "halves", "ntrex", "perturb", "resplit", "textberg"]
+__all__ = ["Case", "dgt", "halves", "ntrex", "perturb", "resplit", "textberg"]
 
 Beads = list[tuple[tuple[int, ...], tuple[int, ...]]]
 
@@ -97,8 +98,33 @@ def halves(cases: list[Case], part: str) -> list[Case]:
     return ordered[{"tuning": 0, "reporting": 1}[part]::2]
 
 
-def perturb(src: list[str], tgt: list[str], seed: int) -> tuple[list[str], list[str], Beads]:
-    """Merge and drop segments of a 1-1 parallel list; returns new sides and gold beads."""
+#: How a run of consecutive 1-1 segments is cut into lines, per side: the segments (by
+#: offset in the run) that each new line joins. ``(((0,), (1,)), ((0, 1),))`` is a 2-1
+#: bead: two source lines, one target line holding both segments; ``(((0,),), ())`` drops
+#: the target segment (1-0).
+Pattern = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+_ONE_TO_ONE: Pattern = (((0,),), ((0,),))
+
+#: Perturbation: cumulative probability, pattern.
+_PERTURB: list[tuple[float, Pattern]] = [
+    (0.06, (((0,), (1,)), ((0, 1),))),    # 2-1
+    (0.12, (((0, 1),), ((0,), (1,)))),    # 1-2
+    (0.135, (((0,),), ())),               # 1-0
+    (0.15, ((), ((0,),))),                # 0-1
+]
+#: Resplitting: the same segments cut at different places on the two sides.
+_RESPLIT: list[tuple[float, Pattern]] = [
+    (0.10, (((0, 1), (2,)), ((0,), (1, 2)))),                 # 2-2: ab c / a bc
+    (0.14, (((0, 1), (2, 3)), ((0,), (1, 2), (3,)))),         # 2-3: ab cd / a bc d
+    (0.18, (((0,), (1, 2), (3,)), ((0, 1), (2, 3)))),         # 3-2
+]
+
+
+def _rearrange(src: list[str], tgt: list[str], seed: int,
+               patterns: list[tuple[float, Pattern]]) -> tuple[list[str], list[str], Beads]:
+    """Cut a 1-1 parallel list into new lines: at each position a random draw picks the
+    first pattern whose probability it is below and that fits in what is left (else
+    1-1). Returns the new sides and the gold beads."""
     rng = random.Random(seed)
     new_src: list[str] = []
     new_tgt: list[str] = []
@@ -106,68 +132,32 @@ def perturb(src: list[str], tgt: list[str], seed: int) -> tuple[list[str], list[
     k = 0
     while k < len(src):
         roll = rng.random()
+        fits = [p for below, p in patterns if roll < below and k + _span(p) <= len(src)]
+        src_groups, tgt_groups = fits[0] if fits else _ONE_TO_ONE
         s0, t0 = len(new_src), len(new_tgt)
-        if roll < 0.06 and k + 1 < len(src):  # 2-1: two source segments, one target line
-            new_src += [src[k], src[k + 1]]
-            new_tgt.append(f"{tgt[k]} {tgt[k + 1]}")
-            gold.append(((s0, s0 + 1), (t0,)))
-            k += 2
-        elif roll < 0.12 and k + 1 < len(src):  # 1-2
-            new_src.append(f"{src[k]} {src[k + 1]}")
-            new_tgt += [tgt[k], tgt[k + 1]]
-            gold.append(((s0,), (t0, t0 + 1)))
-            k += 2
-        elif roll < 0.135:  # 1-0
-            new_src.append(src[k])
-            gold.append(((s0,), ()))
-            k += 1
-        elif roll < 0.15:  # 0-1
-            new_tgt.append(tgt[k])
-            gold.append(((), (t0,)))
-            k += 1
-        else:
-            new_src.append(src[k])
-            new_tgt.append(tgt[k])
-            gold.append(((s0,), (t0,)))
-            k += 1
+        new_src += [" ".join(src[k + o] for o in group) for group in src_groups]
+        new_tgt += [" ".join(tgt[k + o] for o in group) for group in tgt_groups]
+        gold.append((tuple(range(s0, len(new_src))), tuple(range(t0, len(new_tgt)))))
+        k += _span((src_groups, tgt_groups))
     return new_src, new_tgt, gold
+
+
+def _span(pattern: Pattern) -> int:
+    """How many segments of the run a pattern takes."""
+    return 1 + max(o for side in pattern for group in side for o in group)
+
+
+def perturb(src: list[str], tgt: list[str], seed: int) -> tuple[list[str], list[str], Beads]:
+    """Merge and drop segments of a 1-1 parallel list (about 6 % 2-1, 6 % 1-2, 1.5 % 1-0
+    and 1.5 % 0-1 beads); returns new sides and gold beads."""
+    return _rearrange(src, tgt, seed, _PERTURB)
 
 
 def resplit(src: list[str], tgt: list[str], seed: int) -> tuple[list[str], list[str], Beads]:
     """Make the sentence splits of a 1-1 parallel list differ by side; returns new sides
     and gold beads. About 10 % of positions start a 2-2 bead (source ``ab c``, target
     ``a bc``), 4 % a 2-3 and 4 % a 3-2 bead (``ab cd`` against ``a bc d``)."""
-    rng = random.Random(seed)
-    new_src: list[str] = []
-    new_tgt: list[str] = []
-    gold: Beads = []
-    k = 0
-    while k < len(src):
-        roll = rng.random()
-        s0, t0 = len(new_src), len(new_tgt)
-        if roll < 0.10 and k + 2 < len(src):  # 2-2, cut at different places
-            new_src += [f"{src[k]} {src[k + 1]}", src[k + 2]]
-            new_tgt += [tgt[k], f"{tgt[k + 1]} {tgt[k + 2]}"]
-            gold.append(((s0, s0 + 1), (t0, t0 + 1)))
-            k += 3
-        elif roll < 0.18 and k + 3 < len(src):  # 2-3 or 3-2
-            joined = [f"{src[k]} {src[k + 1]}", f"{src[k + 2]} {src[k + 3]}"]
-            cut = [tgt[k], f"{tgt[k + 1]} {tgt[k + 2]}", tgt[k + 3]]
-            if roll < 0.14:
-                new_src += joined
-                new_tgt += cut
-                gold.append(((s0, s0 + 1), (t0, t0 + 1, t0 + 2)))
-            else:
-                new_src += [src[k], f"{src[k + 1]} {src[k + 2]}", src[k + 3]]
-                new_tgt += [f"{tgt[k]} {tgt[k + 1]}", f"{tgt[k + 2]} {tgt[k + 3]}"]
-                gold.append(((s0, s0 + 1, s0 + 2), (t0, t0 + 1)))
-            k += 4
-        else:
-            new_src.append(src[k])
-            new_tgt.append(tgt[k])
-            gold.append(((s0,), (t0,)))
-            k += 1
-    return new_src, new_tgt, gold
+    return _rearrange(src, tgt, seed, _RESPLIT)
 
 
 def _dgt_pairs(shared: Path, tgt_code: str) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -184,20 +174,13 @@ def _dgt_pairs(shared: Path, tgt_code: str) -> list[tuple[str, list[tuple[str, s
     return found
 
 
-def dgt(shared: Path, tgt_code: str) -> list[Case]:
-    """EN-GB against ``tgt_code`` (``PT-PT``, ``SV-SE``) in each DGT TMX file, perturbed."""
+def dgt(shared: Path, tgt_code: str, change: Callable[..., tuple[list[str], list[str], Beads]]
+        = perturb) -> list[Case]:
+    """EN-GB against ``tgt_code`` (``PT-PT``, ``SV-SE``) in each DGT TMX file, changed by
+    ``change`` (:func:`perturb`, or :func:`resplit`) with the file's number as seed."""
     cases = []
     for number, (name, pairs) in enumerate(_dgt_pairs(shared, tgt_code)):
-        src, tgt, gold = perturb([p[0] for p in pairs], [p[1] for p in pairs], seed=number)
-        cases.append(Case(name, "en", tgt_code[:2].lower(), src, tgt, gold))
-    return cases
-
-
-def dgt_resplit(shared: Path, tgt_code: str) -> list[Case]:
-    """EN-GB against ``tgt_code`` in each DGT TMX file, the sides split differently."""
-    cases = []
-    for number, (name, pairs) in enumerate(_dgt_pairs(shared, tgt_code)):
-        src, tgt, gold = resplit([p[0] for p in pairs], [p[1] for p in pairs], seed=number)
+        src, tgt, gold = change([p[0] for p in pairs], [p[1] for p in pairs], seed=number)
         cases.append(Case(name, "en", tgt_code[:2].lower(), src, tgt, gold))
     return cases
 
