@@ -44,6 +44,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     delete,
+    event,
     func,
     select,
     text,
@@ -116,10 +117,17 @@ def catalog_url(settings: Settings) -> str:
 
 @cache
 def _engine(url: str) -> Engine:
-    """One engine (and connection pool) per database and process, its tables made."""
+    """One engine (and connection pool) per database and process, its tables made.
+
+    A SQLite catalog is in write-ahead-log mode, so `gazette status` reads while a run
+    writes (even one stopped in the middle of a commit) and never waits for it.
+    """
     is_sqlite = url.startswith("sqlite")
     engine = create_engine(url, connect_args={"timeout": 30} if is_sqlite else {},
                            pool_pre_ping=not is_sqlite)
+    if is_sqlite:
+        event.listen(engine, "connect",
+                     lambda connection, _: connection.execute("PRAGMA journal_mode=WAL"))
     with engine.begin() as db:
         _METADATA.create_all(db)
     return engine

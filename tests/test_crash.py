@@ -49,9 +49,13 @@ def run_until(root: Path, marker: str, api: dict[str, str],
     return "".join(seen)
 
 
-def at_work(root: Path) -> dict[str, list[str]]:
-    """`gazette status`'s table of the documents at work: document → its row's cells."""
-    said = gazette("status", cwd=root).stdout
+def at_work(root: Path, seen: list[str] | None = None) -> dict[str, list[str]]:
+    """`gazette status`'s table of the documents at work: document → its row's cells
+    (and what it printed, appended to ``seen``)."""
+    status = gazette("status", cwd=root)
+    said = status.stdout
+    if seen is not None:
+        seen.append(status.stdout + status.stderr)
     table = said[said.index("at work now"):said.index("└")] if "at work now" in said else ""
     return {cells[0]: cells[1:] for line in table.splitlines() if "│" in line
             for cells in [[c.strip() for c in line.strip("│ ").split("│")]]
@@ -67,8 +71,10 @@ def test_killed_run_resumes_to_the_same_outputs(marker: str, reference: dict[str
     root = inbox(tmp_path, INPUTS, SAMPLES)
     scan = doc_id(INPUTS[0])
     shown: dict[str, list[str]] = {}
-    run_until(root, marker, prefect_api, at_marker=lambda: shown.update(at_work(root)))
+    said: list[str] = []
+    run_until(root, marker, prefect_api, at_marker=lambda: shown.update(at_work(root, said)))
     if marker.startswith("page 2"):  # `gazette status` showed the scan's reading under way
+        assert scan in shown, said
         _, stage, pages, _, process = shown[scan]
         assert stage == "ingest" and re.fullmatch(r"[12] of 3", pages), shown
         assert re.fullmatch(r"pid \d+", process)
