@@ -75,10 +75,19 @@ def read_pdf(path: Path, settings: Settings) -> list[Page]:
     that fails is recorded as failed with its reason.
     """
     sweep_scratch(settings)
+    try:
+        return _read_pages(path, settings)
+    except BrokenProcessPool as exc:  # a worker died as pages were handed out
+        shutdown_page_pool()
+        raise GazetteError(f"a process reading pages of {path.name} died ({exc})",
+                           "run again: the document is read anew") from exc
+
+
+def _read_pages(path: Path, settings: Settings) -> list[Page]:
     with _scratch_folder(settings, "pdf") as tmp:
         readable, warnings = _readable_pdf(path, tmp)
         count = _page_count(readable)
-        progress = _Progress(path.name, count)
+        tracker = _Progress(path.name, count)
         pages: dict[int, Page] = {}
         to_ocr: list[_OcrNeed] = []
         pool = page_pool(settings.page_workers)
@@ -86,7 +95,7 @@ def read_pdf(path: Path, settings: Settings) -> list[Page]:
         for number, future in enumerate(layers, start=1):
             item = _outcome(path.name, number, future)
             if isinstance(item, Page):
-                pages[number] = progress.advance(item)
+                pages[number] = tracker.advance(item)
             else:
                 to_ocr.append(item)
         if to_ocr:
@@ -100,7 +109,7 @@ def read_pdf(path: Path, settings: Settings) -> list[Page]:
                 _ocr_page, readable, need, settings, pack, why,
                 probed if need is unhinted else None)) for need in to_ocr]
             for number, scan in scans:
-                pages[number] = progress.advance(_outcome(path.name, number, scan))
+                pages[number] = tracker.advance(_outcome(path.name, number, scan))
     done = [pages[number] for number in sorted(pages)]
     if warnings:
         done[0] = replace(done[0], warnings=warnings + done[0].warnings)

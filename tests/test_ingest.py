@@ -207,3 +207,24 @@ def test_a_page_worker_that_dies_fails_the_document_not_the_run(settings: Settin
     assert "the process reading page" in str(failure[0]) and "died" in str(failure[0])
     pages = ingest(source_for(TEXT_LAYER), settings).pages
     assert [page.method for page in pages] == ["text-layer", "text-layer"]
+
+
+def test_a_pool_broken_as_pages_are_handed_out_fails_the_document(settings: Settings,
+                                                                  monkeypatch):
+    """A worker that dies before its page is handed out breaks the pool at `submit`: the
+    document fails with the reason, and the next read starts a new pool."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    import pipeline.pdfread as pdfread
+    from pipeline.errors import GazetteError
+
+    class BrokenPool:
+        def submit(self, *args: object, **kwargs: object) -> None:
+            raise BrokenProcessPool("A child process terminated abruptly")
+
+    stopped = []
+    monkeypatch.setattr(pdfread, "page_pool", lambda workers: BrokenPool())
+    monkeypatch.setattr(pdfread, "shutdown_page_pool", lambda: stopped.append(True))
+    with pytest.raises(GazetteError, match=r"a process reading pages of .* died"):
+        ingest(source_for(TEXT_LAYER), settings)
+    assert stopped == [True]
