@@ -29,11 +29,15 @@ SAMPLES = ("textlayer_protocol_brazil_sweden_pt_en.pdf", "004_5572047d3d386aa9.t
 DOC = "004_5572047d3d386aa9"
 
 
+def clean_env() -> dict[str, str]:
+    """This environment without Prefect settings: each `gazette` finds its own server."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+
+
 def gazette(*args: str, cwd: Path) -> float:
     """Run `gazette` to its end; its wall time in seconds (exit status must be 0)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
     started = time.monotonic()
-    done = subprocess.run([str(GAZETTE), *args], cwd=cwd, env=env, capture_output=True,
+    done = subprocess.run([str(GAZETTE), *args], cwd=cwd, env=clean_env(), capture_output=True,
                           text=True, check=False)
     seconds = time.monotonic() - started
     if done.returncode != 0:
@@ -49,10 +53,9 @@ def serving(root: Path) -> subprocess.Popen[bytes]:
     """`gazette serve` of ``root``, once its note says where its server listens."""
     from flows.server import free_port, resident_api
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
     process = subprocess.Popen(
         [str(GAZETTE), "serve", "--port", str(free_port()), "--interval", "86400"],
-        cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=root, env=clean_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 180
     while resident_api(root / ".gazette") is None:
         if process.poll() is not None or time.monotonic() > deadline:

@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pipeline.errors import GazetteError
+from pipeline.store import process_alive
 
 __all__ = ["LocalServer", "ServerNote", "announce", "answers", "flush_to_api", "free_port",
            "resident_api", "withdraw"]
@@ -127,14 +128,7 @@ class ServerNote:
     def alive(self) -> bool:
         """The serve that wrote the note still runs (as far as this machine can tell)
         and its API answers."""
-        if self.host == socket.gethostname():
-            try:
-                os.kill(self.pid, 0)
-            except ProcessLookupError:
-                return False
-            except PermissionError:
-                pass  # another user's process: it exists
-        return answers(self.api_url)
+        return process_alive(self.pid, self.host) is not False and answers(self.api_url)
 
 
 def announce(state: Path, api_url: str) -> ServerNote:

@@ -56,7 +56,7 @@ from pipeline import progress
 from pipeline.config import Settings
 from pipeline.errors import BusyError
 from pipeline.records import DocumentSummary, Source
-from pipeline.store import is_up_to_date
+from pipeline.store import is_up_to_date, process_alive
 
 __all__ = ["Catalog", "DocumentRow", "WorkingRow", "database_lock", "is_current"]
 
@@ -165,15 +165,7 @@ class WorkingRow:
     def alive(self) -> bool | None:
         """True if its process runs, False if it is gone (a killed run), None if it is
         on another machine."""
-        if self.host != socket.gethostname():
-            return None
-        try:
-            os.kill(self.pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
+        return process_alive(self.pid, self.host)
 
 
 class Catalog:

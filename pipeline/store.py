@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -162,6 +163,24 @@ def is_up_to_date(settings: Settings, source: Source) -> bool:
         and manifest.get("build") == settings.output_key()
         and (settings.aligned / source.doc_id).is_dir()
     )
+
+
+def process_alive(pid: int, host: str) -> bool | None:
+    """Whether the process ``pid`` on ``host`` still runs: True or False on this machine,
+    None for a process on another one (it cannot be asked from here).
+
+    >>> process_alive(os.getpid(), socket.gethostname()), process_alive(1, "elsewhere")
+    (True, None)
+    """
+    if host != socket.gethostname():
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process: it exists
+    return True
 
 
 @contextmanager
