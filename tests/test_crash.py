@@ -92,12 +92,18 @@ def test_killed_run_resumes_to_the_same_outputs(marker: str, reference: dict[str
 def test_two_runs_on_one_folder(tmp_path: Path, prefect_api: dict[str, str]):
     root = inbox(tmp_path, ["004_5572047d3d386aa9.txt"], SAMPLES)  # short: the lock is tested
     first = subprocess.Popen([str(GAZETTE), "run"], cwd=root, env={**gazette_env(), **prefect_api},
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             start_new_session=True)
     lock = root / ".gazette" / "lock"
     deadline = time.monotonic() + 120
     while not (lock.exists() and lock.read_text()) and time.monotonic() < deadline:
         time.sleep(0.2)
-    second = gazette("run", cwd=root, api=prefect_api)
+    # the first run stopped where it holds the lock, so that it cannot finish meanwhile
+    os.killpg(first.pid, signal.SIGSTOP)
+    try:
+        second = gazette("run", cwd=root, api=prefect_api)
+    finally:
+        os.killpg(first.pid, signal.SIGCONT)
     assert second.returncode == 3
     assert f"gazette (pid {first.pid}) is working on" in " ".join(second.stdout.split())
     waiting = gazette("run", "--wait", cwd=root, api=prefect_api)  # until the first is done
