@@ -4,19 +4,30 @@ Each is a thin flow around the library. All three take the project lock and wait
 it, so a scheduled run never overlaps a manual one on the same folder. The re-run and
 export flows keep their results (in the project's Prefect home), so the command that
 triggered them prints the same summary as a local run.
+
+`gazette serve` runs the flows in processes of its own; with ``--pool`` it leaves them
+to the Prefect workers of a process work pool (:func:`deploy_to_pool`), started by
+`gazette worker` on any machine that sees the project folder and has gazette
+installed: the deployments name their flows by module path, so a worker needs no copy
+of the code, and they tell the flow-run processes where the project's results live.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
-from prefect import flow, get_run_logger
+from prefect import deploy, flow, get_client, get_run_logger
 from prefect.artifacts import create_markdown_artifact
+from prefect.client.schemas.actions import WorkPoolCreate
 from prefect.client.schemas.objects import ConcurrencyLimitConfig, ConcurrencyLimitStrategy
 from prefect.deployments.runner import RunnerDeployment
+from prefect.exceptions import ObjectNotFound
+from prefect.types.entrypoint import EntrypointType
+from prefect.workers.process import ProcessWorker
 
-from flows.run import gazette_run
+from flows.run import gazette_run_on
 from pipeline.config import EXPORT_FORMATS, Settings
 from pipeline.export import Selection
 from pipeline.records import CorpusExport, DocumentSummary
@@ -25,9 +36,11 @@ from pipeline.store import project_lock
 
 __all__ = [
     "DEFAULT_CRON",
+    "deploy_to_pool",
     "deployment_names",
     "deployments",
     "export_flow",
+    "pause",
     "rerun_flow",
     "scheduled_ingestion",
 ]
@@ -37,17 +50,18 @@ DEFAULT_CRON = "0 * * * *"
 
 
 @flow(name="scheduled-ingestion", persist_result=False)
-def scheduled_ingestion(root: Path) -> list[DocumentSummary]:
-    """Process the new and changed documents of ``root/raw`` (what the schedule runs)."""
+def scheduled_ingestion(root: Path, dask: str | None = None) -> list[DocumentSummary]:
+    """Process the new and changed documents of ``root/raw`` (what the schedule runs),
+    on the Dask scheduler at ``dask`` if given."""
     with project_lock(Settings.for_root(root), wait=True):
-        return gazette_run(root, trigger="schedule")
+        return list(gazette_run_on(dask)(root, trigger="schedule"))
 
 
 @flow(name="rerun-decree", persist_result=True)
 def rerun_flow(root: Path, doc: str) -> list[DocumentSummary]:
     """Redo every stage of one document (its id, or its path relative to ``raw/``)."""
     with project_lock(Settings.for_root(root), wait=True):
-        return gazette_run(root, force=True, only=[doc], trigger="rerun")
+        return list(gazette_run_on(None)(root, force=True, only=[doc], trigger="rerun"))
 
 
 @flow(name="export-corpus", persist_result=True)
@@ -76,24 +90,60 @@ def deployment_names() -> dict[str, str]:
             "export": "export-corpus/export"}
 
 
-def deployments(root: Path, cron: str | None = None,
-                interval: float | None = None) -> list[RunnerDeployment]:
+def deployments(root: Path, cron: str | None = None, interval: float | None = None,
+                dask: str | None = None, pool: bool = False) -> list[RunnerDeployment]:
     """The three deployments for the project folder ``root``.
 
-    Ingestion runs on ``interval`` seconds if given, else on ``cron`` (default hourly).
+    Ingestion runs on ``interval`` seconds if given, else on ``cron`` (default hourly),
+    its documents on the Dask scheduler at ``dask`` if given. With ``pool``, they are
+    made for workers of a work pool (see :func:`deploy_to_pool`) rather than for
+    `prefect.serve`.
     """
     schedule: dict[str, Any] = ({"interval": interval} if interval
                                 else {"cron": cron or DEFAULT_CRON})
     root_parameter = {"root": str(root)}
+    common: dict[str, Any] = {}
+    if pool:
+        # Workers import the flows (installed with gazette); their flow runs keep
+        # results where the project's commands read them, whatever the worker's
+        # PREFECT_HOME, and log the library's messages.
+        settings = Settings.for_root(root)
+        common = {"entrypoint_type": EntrypointType.MODULE_PATH, "job_variables": {"env": {
+            "PREFECT_RESULTS_LOCAL_STORAGE_PATH": str(settings.state / "prefect" / "storage"),
+            "PREFECT_LOGGING_EXTRA_LOGGERS": "pipeline"}}}
     # One ingestion at a time: a tick that comes while the last run still works is
     # cancelled by the server before any process starts (no runs pile up on the lock).
     one_at_a_time = ConcurrencyLimitConfig(
         limit=1, collision_strategy=ConcurrencyLimitStrategy.CANCEL_NEW)
     made = [
-        scheduled_ingestion.to_deployment("ingest", parameters=root_parameter,
-                                          concurrency_limit=one_at_a_time, **schedule),
-        rerun_flow.to_deployment("rerun", parameters=root_parameter),
-        export_flow.to_deployment("export", parameters=root_parameter),
+        scheduled_ingestion.to_deployment("ingest", parameters={**root_parameter, "dask": dask},
+                                          concurrency_limit=one_at_a_time, **schedule,
+                                          **common),
+        rerun_flow.to_deployment("rerun", parameters=root_parameter, **common),
+        export_flow.to_deployment("export", parameters=root_parameter, **common),
     ]
     # to_deployment returns a coroutine only when called from async code
     return [d for d in made if isinstance(d, RunnerDeployment)]
+
+
+def deploy_to_pool(made: list[RunnerDeployment], pool: str) -> list[UUID]:
+    """Register ``made`` (from :func:`deployments` with ``pool``) with the process work
+    pool ``pool``, created if the server has none of that name; returns their ids."""
+    with get_client(sync_client=True) as client:
+        try:
+            client.read_work_pool(pool)
+        except ObjectNotFound:
+            client.create_work_pool(WorkPoolCreate(
+                name=pool, type="process",
+                base_job_template=ProcessWorker.get_default_base_job_template()))
+    ids = deploy(*made, work_pool_name=pool, print_next_steps_message=False,
+                 ignore_warnings=True)
+    assert isinstance(ids, list)  # called from sync code
+    return ids
+
+
+def pause(deployment_ids: list[UUID]) -> None:
+    """Pause the schedules of these deployments (as `prefect.serve` does as it stops)."""
+    with get_client(sync_client=True) as client:
+        for deployment_id in deployment_ids:
+            client.pause_deployment(deployment_id)

@@ -123,6 +123,12 @@ def task_runner_for(dask: str | None) -> TaskRunner[Any]:
     return DaskTaskRunner(address=dask)
 
 
+def gazette_run_on(dask: str | None) -> Any:
+    """The main flow with its documents sent to ``dask`` (see :func:`task_runner_for`),
+    or as it is when ``dask`` is None."""
+    return gazette_run.with_options(task_runner=task_runner_for(dask)) if dask else gazette_run
+
+
 @flow(name="gazette-run", persist_result=False, task_runner=task_runner_for(None))
 def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = None,
                 trigger: str = "manual",

@@ -6,12 +6,15 @@ import inspect
 import json
 import logging
 import os
+import shutil
 import signal
+import sys
 import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
+from uuid import UUID
 
 import typer
 from rich.console import Console
@@ -40,6 +43,9 @@ LocalOption = Annotated[bool, typer.Option(
     "--local", help="Run here even if a Prefect server is configured (PREFECT_API_URL).")]
 WaitOption = Annotated[bool, typer.Option(
     "--wait", help="If another run or export holds the folder, wait instead of exiting 3.")]
+DaskOption = Annotated[str | None, typer.Option(
+    help="Process documents on a Dask cluster: a scheduler address (tcp://host:8786), "
+         "or 'local' for a LocalCluster of 2 workers.")]
 FileArgument = Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
                                               help="A PDF or text file.")]
 
@@ -49,9 +55,7 @@ def run(
     root: RootOption = Path(),
     force: Annotated[bool, typer.Option(help="Redo documents that are up to date.")] = False,
     wait: WaitOption = False,
-    dask: Annotated[str | None, typer.Option(
-        help="Process documents on a Dask cluster: a scheduler address (tcp://host:8786), "
-             "or 'local' for a LocalCluster of 2 workers.")] = None,
+    dask: DaskOption = None,
     set_: Annotated[list[str] | None, typer.Option(
         "--set", metavar="NAME=VALUE",
         help="Override a setting of gazette.toml for this run (TOML values: 60, true, "
@@ -65,10 +69,10 @@ def run(
     """
     overrides = _or_exit(lambda: parse_overrides(set_ or []))
     settings = _prefect_settings(root, overrides)
-    from flows.run import gazette_run, task_runner_for  # Prefect reads its settings on import
+    from flows.run import gazette_run_on  # Prefect reads its settings on import
     from flows.server import flush_to_api
 
-    flow = gazette_run.with_options(task_runner=task_runner_for(dask)) if dask else gazette_run
+    flow = gazette_run_on(dask)
     with _locked(settings, wait):
         summaries = flow(root.resolve(), force=force, overrides=overrides)
     flush_to_api()  # before a temporary server stops at exit
@@ -460,13 +464,19 @@ def serve(
     port: Annotated[int, typer.Option(
         help="Port of the local Prefect server started when PREFECT_API_URL is unset.")
     ] = 4200,
+    dask: DaskOption = None,
+    pool: Annotated[str | None, typer.Option(
+        help="Leave the flow runs to the workers of this Prefect work pool (created if "
+             "missing; start them with `gazette worker --pool NAME`) instead of running "
+             "them here.")] = None,
 ) -> None:
     """Serve the deployments: scheduled ingestion, re-run of one decree, export.
 
     Uses the Prefect server of PREFECT_API_URL if set; otherwise starts a local one on
-    127.0.0.1 (its database under .gazette/prefect). Ctrl-C stops both. While it runs,
-    .gazette/server.json tells the project's other commands to use that server.
-    Exits 3 if a `gazette serve` of the same folder is running already.
+    127.0.0.1 (its database under .gazette/prefect). Ctrl-C stops both (and pauses the
+    ingestion schedule). While it runs, .gazette/server.json tells the project's other
+    commands, and `gazette worker`, to use that server. Exits 3 if a `gazette serve` of
+    the same folder is running already.
     """
     settings = _prefect_settings(root, resident=False)
     from flows.server import LocalServer, announce, resident_api, withdraw
@@ -480,6 +490,7 @@ def serve(
     # starts it in the background hands it SIGINT ignored, and Python would keep that.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     server = None
+    in_pool: list[UUID] = []
     try:  # Ctrl-C may come at any moment, the server's start-up included
         if not _server():
             server = LocalServer(port, settings.state / "prefect-server.log")
@@ -489,23 +500,74 @@ def serve(
             os.environ["PREFECT_API_URL"] = server.api_url
         from prefect import serve as prefect_serve
 
-        from flows.deployments import DEFAULT_CRON, deployments
+        from flows.deployments import DEFAULT_CRON, deploy_to_pool, deployments
 
         api = os.environ["PREFECT_API_URL"]
+        made = deployments(root.resolve(), cron, interval, dask, pool=pool is not None)
+        if pool is not None:
+            in_pool = deploy_to_pool(made, pool)
         announce(settings.state, api)
         when = f"every {interval:g} s" if interval else f"on cron '{cron or DEFAULT_CRON}'"
+        where = (f"by the workers of work pool '{pool}' (`gazette worker --pool {pool}`)"
+                 if pool is not None else "here")
         console.print(f"gazette serve: Prefect API {api} (UI {api.removesuffix('/api')}); "
-                      f"new documents in {settings.raw} are processed {when}; `gazette run`, "
-                      "`rerun` and `export` in this folder use this server. Ctrl-C stops.")
-        prefect_serve(*deployments(root.resolve(), cron, interval),
-                      print_starting_message=True, query_seconds=POLL_SECONDS)
+                      f"new documents in {settings.raw} are processed {when}, {where}; "
+                      "`gazette run`, `rerun` and `export` in this folder use this server. "
+                      "Ctrl-C stops.")
+        if pool is None:
+            prefect_serve(*made, print_starting_message=True, query_seconds=POLL_SECONDS)
+        else:
+            _until_stopped()
     except KeyboardInterrupt:
         pass
     finally:
+        if in_pool:
+            from flows.deployments import pause
+
+            pause(in_pool)
         withdraw(settings.state)
         if server is not None:
             server.stop()
     console.print("gazette serve: stopped")
+
+
+def _until_stopped() -> None:
+    """Wait for Ctrl-C or SIGTERM (raised here as KeyboardInterrupt)."""
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    while True:
+        signal.pause()
+
+
+@app.command()
+def worker(
+    pool: Annotated[str, typer.Option(help="The work pool of `gazette serve --pool`.")],
+    root: RootOption = Path(),
+    limit: Annotated[int | None, typer.Option(
+        min=1, help="Run at most this many flow runs at once (default: no limit).")] = None,
+) -> None:
+    """Run the flow runs that `gazette serve --pool POOL` hands to its work pool: a
+    Prefect process worker, on this machine, until Ctrl-C.
+
+    Start one on each machine that sees the project folder (same path) and has gazette
+    installed. Uses PREFECT_API_URL if set, else the server of a live `gazette serve`
+    of the folder.
+    """
+    _prefect_settings(root)
+    if not _server():
+        error(f"no Prefect server for {root.resolve()}: start `gazette serve --pool {pool}` "
+              "there, or set PREFECT_API_URL")
+        raise typer.Exit(2)
+    # Poll as often as `gazette serve` does (Prefect's default 10 s would be half the time
+    # of a triggered re-run); Ctrl-C stops the worker however it was started (see serve).
+    os.environ.setdefault("PREFECT_WORKER_QUERY_SECONDS", str(POLL_SECONDS))
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    prefect = shutil.which("prefect", path=str(Path(sys.executable).parent)) or "prefect"
+    command = [prefect, "worker", "start", "--pool", pool, "--type", "process"]
+    console.print(f"gazette worker: {' '.join(command[1:])} on {_server()}")
+    os.execvp(prefect, command + (["--limit", str(limit)] if limit else []))
 
 
 #: How often `gazette serve` asks its server for runs to start (Prefect's default is 10 s,

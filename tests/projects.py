@@ -10,11 +10,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 GAZETTE = Path(sys.executable).parent / "gazette"
 
@@ -39,6 +43,37 @@ def gazette(*args: str, cwd: Path, api: dict[str, str] | None = None
     """Run `gazette`; with ``api`` (the ``prefect_api`` fixture) against that server."""
     return subprocess.run([str(GAZETTE), *args], cwd=cwd, env={**gazette_env(), **(api or {})},
                           capture_output=True, text=True, timeout=900, check=False)
+
+
+def spawn(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    """Start a long-running `gazette` command (serve, worker) as a shell script's
+    background job would: with SIGINT ignored (Ctrl-C must stop it all the same)."""
+    return subprocess.Popen([str(GAZETTE), *args], cwd=cwd,
+                            env={**gazette_env(), "PYTHONFAULTHANDLER": "1", **env},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def wait_for(condition, timeout: float, what: str) -> None:
+    """Poll ``condition`` every second until it holds; fail after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(1)
+
+
+def stop(process: subprocess.Popen[str]) -> str:
+    """Ctrl-C, and the output; a process that does not stop is made to print the stack
+    of each of its threads (faulthandler, on SIGABRT) for the failure message."""
+    process.send_signal(signal.SIGINT)
+    try:
+        out, _ = process.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        out, _ = process.communicate(timeout=60)
+        pytest.fail(f"{' '.join(map(str, process.args))} did not stop on Ctrl-C within "
+                    f"90 s:\n{out[-8000:]}")
+    return out
 
 
 def snapshot(root: Path, docs: Iterable[str] | None = None) -> dict[str, bytes]:

@@ -4,15 +4,12 @@ export deployments, `gazette status`, and documents fanned out to a Dask cluster
 from __future__ import annotations
 
 import shutil
-import signal
-import subprocess
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
-from projects import GAZETTE, SampleRun, gazette, gazette_env, inbox, snapshot
+from projects import SampleRun, gazette, inbox, snapshot, spawn, stop, wait_for
 
 from flows.server import free_port
 from pipeline.catalog import Catalog
@@ -21,35 +18,6 @@ from pipeline.config import Settings
 pytestmark = pytest.mark.slow
 PDF = "textlayer_protocol_brazil_sweden_pt_en.pdf"
 DOC = "textlayer_protocol_brazil_sweden_pt_en"
-
-
-def spawn(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.Popen[str]:
-    """Start `gazette` as a shell script's background job would: with SIGINT ignored
-    (Ctrl-C must stop `gazette serve` all the same)."""
-    return subprocess.Popen([str(GAZETTE), *args], cwd=cwd,
-                            env={**gazette_env(), "PYTHONFAULTHANDLER": "1", **env},
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-
-
-def wait_for(condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(1)
-
-
-def stop(process: subprocess.Popen[str]) -> str:
-    """Ctrl-C, and the output; a process that does not stop is made to print the stack
-    of each of its threads (faulthandler, on SIGABRT) for the failure message."""
-    process.send_signal(signal.SIGINT)
-    try:
-        out, _ = process.communicate(timeout=90)
-    except subprocess.TimeoutExpired:
-        process.send_signal(signal.SIGABRT)
-        out, _ = process.communicate(timeout=60)
-        pytest.fail(f"`gazette serve` did not stop on Ctrl-C within 90 s:\n{out[-8000:]}")
-    return out
 
 
 def test_a_dropped_file_is_processed_on_schedule_then_rerun_and_exported(
@@ -101,6 +69,13 @@ def test_a_dropped_file_is_processed_on_schedule_then_rerun_and_exported(
     assert serving.returncode == 0, out
     assert "gazette serve: stopped" in out
     assert not (tmp_path / ".gazette" / "server.json").exists()  # the note goes with it
+
+
+def test_a_worker_without_a_server_says_how_to_get_one(tmp_path: Path):
+    result = gazette("worker", "--pool", "gazette", cwd=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "no Prefect server for" in result.stdout
+    assert "gazette serve --pool gazette" in result.stdout
 
 
 def test_serve_starts_a_local_server_and_ctrl_c_stops_it(tmp_path: Path):
