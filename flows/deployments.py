@@ -14,16 +14,29 @@ of the code, and they tell the flow-run processes where the project's results li
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from prefect import deploy, flow, get_client, get_run_logger
+from prefect import Flow, deploy, flow, get_client, get_run_logger
 from prefect.artifacts import create_markdown_artifact
 from prefect.client.schemas.actions import WorkPoolCreate
-from prefect.client.schemas.objects import ConcurrencyLimitConfig, ConcurrencyLimitStrategy
+from prefect.client.schemas.filters import (
+    FlowRunFilter,
+    FlowRunFilterDeploymentId,
+    FlowRunFilterState,
+    FlowRunFilterStateType,
+)
+from prefect.client.schemas.objects import (
+    ConcurrencyLimitConfig,
+    ConcurrencyLimitStrategy,
+    StateType,
+)
 from prefect.deployments.runner import RunnerDeployment
 from prefect.exceptions import ObjectNotFound
+from prefect.states import Cancelled
 from prefect.types.entrypoint import EntrypointType
 from prefect.workers.process import ProcessWorker
 
@@ -36,6 +49,7 @@ from pipeline.store import project_lock
 
 __all__ = [
     "DEFAULT_CRON",
+    "cancel_unfinished",
     "deploy_to_pool",
     "deployment_names",
     "deployments",
@@ -84,10 +98,27 @@ def export_flow(
     return export
 
 
-def deployment_names() -> dict[str, str]:
-    """Deployment names as `run_deployment` wants them: ``flow-name/deployment-name``."""
-    return {"ingest": "scheduled-ingestion/ingest", "rerun": "rerun-decree/rerun",
-            "export": "export-corpus/export"}
+#: The flow behind each kind of deployment.
+FLOWS: dict[str, Flow[Any, Any]] = {
+    "ingest": scheduled_ingestion, "rerun": rerun_flow, "export": export_flow}
+
+
+def deployment_names(root: Path) -> dict[str, str]:
+    """The deployments of the project folder ``root`` (resolved), as `run_deployment`
+    wants them: ``flow-name/deployment-name``. Each folder has its own, so projects
+    served on one Prefect server neither replace each other's deployments nor share
+    the one-ingestion-at-a-time limit.
+
+    >>> deployment_names(Path("/srv/gazette"))["rerun"]
+    'rerun-decree/rerun-gazette-4d6647b1'
+    """
+    return {kind: f"{flow.name}/{kind}-{_folder_tag(root)}" for kind, flow in FLOWS.items()}
+
+
+def _folder_tag(root: Path) -> str:
+    """The folder's name and a digest of its path: readable, and unique per folder."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", root.name).strip("-") or "root"
+    return f"{name}-{hashlib.sha256(str(root).encode()).hexdigest()[:8]}"
 
 
 def deployments(root: Path, cron: str | None = None, interval: float | None = None,
@@ -115,12 +146,13 @@ def deployments(root: Path, cron: str | None = None, interval: float | None = No
     # cancelled by the server before any process starts (no runs pile up on the lock).
     one_at_a_time = ConcurrencyLimitConfig(
         limit=1, collision_strategy=ConcurrencyLimitStrategy.CANCEL_NEW)
+    name = {kind: full.split("/", 1)[1] for kind, full in deployment_names(root).items()}
     made = [
-        scheduled_ingestion.to_deployment("ingest", parameters={**root_parameter, "dask": dask},
-                                          concurrency_limit=one_at_a_time, **schedule,
-                                          **common),
-        rerun_flow.to_deployment("rerun", parameters=root_parameter, **common),
-        export_flow.to_deployment("export", parameters=root_parameter, **common),
+        scheduled_ingestion.to_deployment(name["ingest"], concurrency_limit=one_at_a_time,
+                                          parameters={**root_parameter, "dask": dask},
+                                          **schedule, **common),
+        rerun_flow.to_deployment(name["rerun"], parameters=root_parameter, **common),
+        export_flow.to_deployment(name["export"], parameters=root_parameter, **common),
     ]
     # to_deployment returns a coroutine only when called from async code
     return [d for d in made if isinstance(d, RunnerDeployment)]
@@ -147,3 +179,29 @@ def pause(deployment_ids: list[UUID]) -> None:
     with get_client(sync_client=True) as client:
         for deployment_id in deployment_ids:
             client.pause_deployment(deployment_id)
+
+
+def cancel_unfinished(root: Path) -> list[str]:
+    """Mark Cancelled the runs of ``root``'s deployments that are still pending or
+    running on the server, once the `gazette serve` that ran them has stopped (and
+    killed their processes); returns their names.
+
+    A run stopped that way keeps its one-ingestion-at-a-time slot until its lease runs
+    out (5 minutes): every tick until then would be cancelled.
+    """
+    unfinished = FlowRunFilterStateType(any_=[StateType.PENDING, StateType.RUNNING,
+                                              StateType.CANCELLING])
+    with get_client(sync_client=True) as client:
+        ids = []
+        for name in deployment_names(root).values():
+            try:
+                ids.append(client.read_deployment_by_name(name).id)
+            except ObjectNotFound:
+                continue
+        runs = client.read_flow_runs(flow_run_filter=FlowRunFilter(
+            deployment_id=FlowRunFilterDeploymentId(any_=ids),
+            state=FlowRunFilterState(type=unfinished))) if ids else []
+        for run in runs:
+            client.set_flow_run_state(run.id, Cancelled(message="gazette serve stopped"),
+                                      force=True)
+    return [run.name for run in runs]

@@ -367,7 +367,7 @@ def export(
 
     settings = _prefect_settings(root)
     if _server() and not local and out is None:
-        _print_export(_trigger("export", {
+        _print_export(_trigger(root.resolve(), "export", {
             "root": str(root.resolve()), "formats": formats, "languages": languages,
             "documents": documents, "min_confidence": min_confidence,
             "exclude_flagged": exclude_flagged, "plain_codes": plain_codes}))
@@ -410,7 +410,8 @@ def rerun(
     """
     settings = _prefect_settings(root)
     if _server() and not local:
-        _report(_trigger("rerun", {"root": str(root.resolve()), "doc": doc}), settings)
+        _report(_trigger(root.resolve(), "rerun", {"root": str(root.resolve()), "doc": doc}),
+                settings)
         return
     from flows.deployments import rerun_flow
 
@@ -521,14 +522,29 @@ def serve(
     except KeyboardInterrupt:
         pass
     finally:
-        if in_pool:
-            from flows.deployments import pause
-
-            pause(in_pool)
+        _stop_serving(root.resolve(), in_pool)
         withdraw(settings.state)
         if server is not None:
             server.stop()
     console.print("gazette serve: stopped")
+
+
+def _stop_serving(root: Path, in_pool: list[UUID]) -> None:
+    """Pause the ingestion schedule of a pool's deployments (their workers stay); or,
+    served here, cancel the runs this process was running (so that the next serve's
+    ticks are not refused for the 5 minutes their slot would stay taken)."""
+    if not _server():
+        return  # stopped before a server was up
+    from flows.deployments import cancel_unfinished, pause
+
+    try:
+        if in_pool:
+            pause(in_pool)
+        else:
+            for name in cancel_unfinished(root):
+                console.print(f"gazette serve: flow run {name} cancelled (stopped with serve)")
+    except Exception as exc:  # the server may be gone already: nothing left to tidy
+        console.print(f"gazette serve: could not tidy the server's runs ({exc})")
 
 
 def _until_stopped() -> None:
@@ -580,7 +596,7 @@ def _server() -> str | None:
     return os.environ.get("PREFECT_API_URL") or None
 
 
-def _trigger(deployment: str, parameters: dict[str, object]) -> Any:
+def _trigger(root: Path, deployment: str, parameters: dict[str, object]) -> Any:
     """Run a served deployment, wait for it, say how it ended, and return what its flow
     returned (exit 1 if it did not complete)."""
     from prefect.deployments import run_deployment
@@ -588,7 +604,7 @@ def _trigger(deployment: str, parameters: dict[str, object]) -> Any:
 
     from flows.deployments import deployment_names
 
-    name = deployment_names()[deployment]
+    name = deployment_names(root)[deployment]
     console.print(f"triggering deployment {name} on {_server()} …")
     try:
         flow_run = run_deployment(name, parameters=parameters, poll_interval=1)

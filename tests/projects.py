@@ -76,6 +76,19 @@ def stop(process: subprocess.Popen[str]) -> str:
     return out
 
 
+def at_work(root: Path, seen: list[str] | None = None) -> dict[str, list[str]]:
+    """`gazette status`'s table of the documents at work: document → its row's cells
+    (and what it printed, appended to ``seen``)."""
+    status = gazette("status", cwd=root)
+    said = status.stdout
+    if seen is not None:
+        seen.append(status.stdout + status.stderr)
+    table = said[said.index("at work now"):said.index("└")] if "at work now" in said else ""
+    return {cells[0]: cells[1:] for line in table.splitlines() if "│" in line
+            for cells in [[c.strip() for c in line.strip("│ ").split("│")]]
+            if cells[0] and cells[0] != "document"}
+
+
 def snapshot(root: Path, docs: Iterable[str] | None = None) -> dict[str, bytes]:
     """Every output file under ``cleaned/`` and ``aligned/`` (of ``docs`` only, if given)
     by its path relative to the project."""

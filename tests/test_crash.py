@@ -13,7 +13,16 @@ from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
-from projects import GAZETTE, SampleRun, doc_id, gazette, gazette_env, inbox, snapshot
+from projects import (
+    GAZETTE,
+    SampleRun,
+    at_work,
+    doc_id,
+    gazette,
+    gazette_env,
+    inbox,
+    snapshot,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -47,19 +56,6 @@ def run_until(root: Path, marker: str, api: dict[str, str],
     process.wait(timeout=60)
     assert process.returncode == -signal.SIGKILL, "".join(seen[-20:])
     return "".join(seen)
-
-
-def at_work(root: Path, seen: list[str] | None = None) -> dict[str, list[str]]:
-    """`gazette status`'s table of the documents at work: document → its row's cells
-    (and what it printed, appended to ``seen``)."""
-    status = gazette("status", cwd=root)
-    said = status.stdout
-    if seen is not None:
-        seen.append(status.stdout + status.stderr)
-    table = said[said.index("at work now"):said.index("└")] if "at work now" in said else ""
-    return {cells[0]: cells[1:] for line in table.splitlines() if "│" in line
-            for cells in [[c.strip() for c in line.strip("│ ").split("│")]]
-            if cells[0] and cells[0] != "document"}
 
 
 @pytest.mark.parametrize("marker", [

@@ -3,13 +3,27 @@ export deployments, `gazette status`, and documents fanned out to a Dask cluster
 
 from __future__ import annotations
 
+import itertools
+import json
 import shutil
 import urllib.request
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import SAMPLES
-from projects import SampleRun, gazette, inbox, snapshot, spawn, stop, wait_for
+from projects import (
+    SampleRun,
+    at_work,
+    doc_id,
+    gazette,
+    inbox,
+    snapshot,
+    spawn,
+    stop,
+    wait_for,
+)
 
 from flows.server import free_port
 from pipeline.catalog import Catalog
@@ -51,13 +65,13 @@ def test_a_dropped_file_is_processed_on_schedule_then_rerun_and_exported(
 
         rerun = gazette("rerun", DOC, cwd=tmp_path)
         assert rerun.returncode == 0, rerun.stdout + rerun.stderr
-        assert found in rerun.stdout and "rerun-decree/rerun" in rerun.stdout
+        assert found in rerun.stdout and "rerun-decree/rerun-" in rerun.stdout
         assert "1 processed, 0 unchanged" in rerun.stdout  # the summary of a local run
         assert "rerun" in {run[1] for run in Catalog(settings).runs(limit=50)}
 
         export = gazette("export", "--lang", "pt", cwd=tmp_path)
         assert export.returncode == 0, export.stdout + export.stderr
-        assert "export-corpus/export" in export.stdout
+        assert "export-corpus/export-" in export.stdout
         assert "1 document(s) read; left out: " in export.stdout
         assert "unit(s) exported to" in export.stdout
         assert (tmp_path / "aligned" / "_corpus" / "corpus.en-pt.tmx").is_file()
@@ -69,6 +83,66 @@ def test_a_dropped_file_is_processed_on_schedule_then_rerun_and_exported(
     assert serving.returncode == 0, out
     assert "gazette serve: stopped" in out
     assert not (tmp_path / ".gazette" / "server.json").exists()  # the note goes with it
+
+
+def test_a_schedule_faster_than_its_runs_never_runs_two_at_once(
+        tmp_path: Path, prefect_api: dict[str, str]):
+    scan = "scan_protocol_brazil_japan_1978_en.pdf"
+    root = inbox(tmp_path, [scan], SAMPLES)
+    settings = Settings.for_root(root)
+    seen: list[str] = []
+    working: dict[str, list[str]] = {}
+    failure = ""
+    serving = spawn("serve", "--interval", "1", cwd=root, env=prefect_api)
+    try:
+        def at_work_on_the_scan() -> bool:
+            assert serving.poll() is None, serving.communicate()[0]
+            working.update(at_work(root, seen))
+            return doc_id(scan) in working
+
+        wait_for(at_work_on_the_scan, 300, "gazette status to show the scheduled run")
+        _, stage, pages, _, process = working[doc_id(scan)]
+        assert stage in {"ingest", "repair", "split", "structure", "align", "export"}, seen[-1]
+        assert process.startswith("pid ") and pages in {"", *(f"{n} of 3" for n in range(4))}, \
+            seen[-1]
+
+        def processed() -> bool:
+            row = Catalog(settings).document(doc_id(scan))
+            return row is not None and row["status"] == "done"
+
+        wait_for(processed, 300, "the scheduled run to process the scan")
+    except AssertionError as exc:
+        failure = str(exc)
+    finally:
+        out = stop(serving)
+    runs = [run for run in flow_runs(prefect_api["PREFECT_API_URL"])
+            if run["deployment_id"] and run["parameters"].get("root") == str(root)]
+    assert not failure and "gazette serve: stopped" in out, (
+        f"{failure}\nruns: {[(r['state_name'], r['state']['message']) for r in runs]}\n"
+        f"serve said: {out[-6000:]}")
+
+    # ticks came every second while the run worked for many: the server cancelled
+    # them (the deployment's concurrency limit), and no two runs ever overlapped
+    skipped = [run for run in runs if run["state_name"] == "Cancelled"
+               and run["state"]["message"] == "Deployment concurrency limit reached."]
+    ran = sorted((when(run["start_time"]), when(run["end_time"] or "9999-12-31T00:00Z"))
+                 for run in runs if run["start_time"] and run not in skipped)
+    assert skipped and ran, [(run["state_name"], run["state"]["message"]) for run in runs]
+    assert all(end <= next_start for (_, end), (next_start, _) in itertools.pairwise(ran)), ran
+
+
+def when(timestamp: str) -> datetime:
+    return datetime.fromisoformat(timestamp)
+
+
+def flow_runs(api_url: str) -> list[dict[str, Any]]:
+    """The Prefect server's flow runs (the 200 last started), as its REST API gives them."""
+    request = urllib.request.Request(
+        f"{api_url}/flow_runs/filter", method="POST",
+        data=json.dumps({"limit": 200, "sort": "START_TIME_DESC"}).encode(),
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return list(json.loads(answer.read()))
 
 
 def test_a_worker_without_a_server_says_how_to_get_one(tmp_path: Path):
