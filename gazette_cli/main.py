@@ -12,6 +12,7 @@ import sys
 import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 from uuid import UUID
@@ -186,6 +187,31 @@ def ingest(
     for page in document.pages:
         table.add_row(str(page.number), page.method, page.reason, str(len(page.text)),
                       "" if page.confidence is None else f"{page.confidence:.1f}")
+    console.print(table)
+
+
+@app.command()
+def acts(
+    file: FileArgument,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one act per line as JSON.")]
+    = False,
+) -> None:
+    """Read a gazette edition and list the acts it prints: kind, heading, issuing
+    bodies and pages (see pipeline.acts)."""
+    from pipeline.acts import find_acts
+
+    found = find_acts(_ingest_one(file).pages)
+    if as_json:
+        for act in found:
+            typer.echo(json.dumps(asdict(act), ensure_ascii=False))
+        return
+    table = Table(title=f"{file}: {len(found)} acts")
+    for column in ("pages", "kind", "heading", "issued by"):
+        table.add_column(column, overflow="fold")
+    for act in found:
+        pages = (str(act.first_page) if act.first_page == act.last_page
+                 else f"{act.first_page}-{act.last_page}")
+        table.add_row(pages, act.kind, act.heading, " / ".join(act.bodies))
     console.print(table)
 
 

@@ -1,0 +1,121 @@
+"""Act benchmark: an edition cut into its acts, against act boundaries marked by hand.
+
+The edition is the 140-page Diário Oficial da União section 1 of 1 October 2014
+(``brazil-pdfs/DOUS1a.pdf``), read as a run reads it, then cut by
+``pipeline.acts.find_acts`` (on the lines as read: the repair stage's reflow would
+join a heading to the lines around it, so acts are cut first and repaired each).
+Gold: ``bench/gold/dou-2014-10-01-s1-acts.tsv`` (pages 1-15,
+the *tuning* pages: the finder was written looking at them) and
+``…-acts-heldout.tsv`` (pages 40-47, marked before the finder existed and never used
+to change it) and ``…-acts-heldout2.tsv`` (pages 102-106, marked once the finder had
+its tuning figures, before it ran on them): the *reporting* pages. A found act
+matches a gold act on the same page if its heading, spaces aside, starts with the gold
+heading (a heading joined to its second line, or glued to another column's text, still
+counts).
+
+Printed per gold file: boundary precision and recall, the share of matched acts of the
+right kind; over the whole edition: acts found, the share with issuing bodies and with
+a page range, and the finder's time against reading the edition.
+
+Usage::
+
+    .venv/bin/python bench/acts_bench.py --shared ../shared
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pipeline.acts import Act, find_acts  # noqa: E402
+from pipeline.config import Settings  # noqa: E402
+from pipeline.ingest import ingest, source_for  # noqa: E402
+from pipeline.pdfread import shutdown_page_pool  # noqa: E402
+
+GOLD = {"tuning (pages 1-15)": ROOT / "bench/gold/dou-2014-10-01-s1-acts.tsv",
+        "reporting (pages 40-47, held out)":
+            ROOT / "bench/gold/dou-2014-10-01-s1-acts-heldout.tsv",
+        "reporting (pages 102-106, held out)":
+            ROOT / "bench/gold/dou-2014-10-01-s1-acts-heldout2.tsv"}
+
+
+def read_gold(path: Path) -> list[tuple[int, str, str]]:
+    """(page, kind, heading) rows of a gold file (``#`` lines are its notes)."""
+    rows = csv.DictReader((line for line in path.open(encoding="utf-8")
+                           if not line.startswith("#")), delimiter="\t")
+    return [(int(row["page"]), row["kind"], row["heading"]) for row in rows]
+
+
+def squeeze(heading: str) -> str:
+    return "".join(heading.split()).upper()
+
+
+def same(found: str, gold: str) -> bool:
+    """The found heading starts with the gold one (it may go on: a second heading line,
+    another column's text glued to it)."""
+    return squeeze(found).startswith(squeeze(gold))
+
+
+def score(acts: list[Act], gold: list[tuple[int, str, str]]) -> dict[str, float]:
+    pages = {page for page, _, _ in gold}
+    found = [act for act in acts if act.first_page in pages]
+    unmatched = list(gold)
+    right_kind = matched = 0
+    for act in found:
+        hit = next((g for g in unmatched if g[0] == act.first_page and same(act.heading, g[2])),
+                   None)
+        if hit is None:
+            print(f"    found, not in gold: p{act.first_page} {act.kind}: {act.heading[:70]}")
+            continue
+        unmatched.remove(hit)
+        matched += 1
+        right_kind += hit[1] == act.kind
+    for page, kind, heading in unmatched:
+        print(f"    missed: p{page} {kind}: {heading[:70]}")
+    return {"gold": len(gold), "found": len(found), "matched": matched,
+            "precision": matched / len(found) if found else 0.0,
+            "recall": matched / len(gold), "kind": right_kind / matched if matched else 0.0}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    args = parser.parse_args()
+    pdf = args.shared / "corpora/brazil-pdfs/DOUS1a.pdf"
+
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        document = ingest(source_for(pdf), Settings.for_root(Path(tmp)))
+    shutdown_page_pool()
+    read = time.perf_counter() - started
+    started = time.perf_counter()
+    acts = find_acts(document.pages)
+    cut = time.perf_counter() - started
+
+    print(f"{pdf.name}: {len(document.pages)} pages, {len(acts)} acts found")
+    for name, path in GOLD.items():
+        print(f"  {name}:")
+        figures = score(acts, read_gold(path))
+        print(f"  {name}: {figures['gold']} gold acts, {figures['found']} found, "
+              f"{figures['matched']} matched: boundary precision {figures['precision']:.3f}, "
+              f"recall {figures['recall']:.3f}; kind right for {figures['kind']:.3f} "
+              "of the matched")
+    with_bodies = sum(bool(act.bodies) for act in acts) / len(acts)
+    ranged = sum(act.first_page <= act.last_page for act in acts) / len(acts)
+    print(f"  whole edition: {len(acts)} acts; with issuing bodies {with_bodies:.3f}, "
+          f"with a page range {ranged:.3f}; kinds: "
+          + ", ".join(f"{kind} {sum(a.kind == kind for a in acts)}"
+                      for kind in sorted({a.kind for a in acts})))
+    print(f"  time: reading {read:.1f} s, finding acts "
+          f"{cut:.2f} s ({cut / read:.1%} of reading)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""Cut a gazette edition into its acts.
+
+An edition of the Diário Oficial da União (Seção 1) is a run of a few hundred acts,
+each printed the same way: the issuing bodies in capitals, outermost first (the
+ministry is a banner of its own, in title case over a line holding only "."), then
+the act's heading, then its text, then the signature::
+
+    Ministério da Educação
+    .
+    SECRETARIA DE REGULAÇÃO E SUPERVISÃO DA EDUCAÇÃO SUPERIOR
+    PORTARIA Nº 563, DE 30 DE SETEMBRO DE 2014
+    A SECRETÁRIA DE REGULAÇÃO E SUPERVISÃO DA EDUCAÇÃO SUPERIOR, no uso ...
+    MARTA WENDEL ABRAMO
+    PORTARIA Nº 564, DE 30 DE SETEMBRO DE 2014
+
+An act starts at a heading line: a line in capitals that begins with the name of a
+kind of act (:data:`KINDS`) and goes on as headings do — a number (``Nº 564``), a
+date (``DE 30 DE SETEMBRO``), an issuer (``DESPACHO DO MINISTRO``), a qualifier
+(``PORTARIA INTERMINISTERIAL Nº 954,``) or nothing (``RETIFICAÇÕES``). A heading line
+straight after another belongs to the same act (``DESPACHOS DA PRESIDENTA DA
+REPÚBLICA`` / ``MENSAGEM``). A plural heading (``PORTARIAS DE 29 DE SETEMBRO DE
+2014``) is one act: the edition prints it under one signature. The capitals above a
+heading name its issuing bodies; an act printed with none has the bodies of the act
+before it (the edition names a body once for a run of its acts).
+
+:func:`find_acts` is one pass over the lines: linear in the edition's length.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pipeline.records import Page
+
+__all__ = ["KINDS", "Act", "find_acts", "heading_kind"]
+
+#: Kinds of act as their headings name them (singular and plural), → the kind's name.
+KINDS = {
+    "ACÓRDÃO": "acórdão", "ACÓRDÃOS": "acórdão", "ALVARÁ": "alvará", "ALVARÁS": "alvará",
+    "APOSTILA": "apostila", "APOSTILAS": "apostila", "ATA": "ata", "ATO": "ato",
+    "ATOS": "ato", "AVISO": "aviso", "AVISOS": "aviso", "CIRCULAR": "circular",
+    "COMUNICADO": "comunicado", "CONSULTA": "consulta pública", "DECISÃO": "decisão",
+    "DECISÕES": "decisão", "DECLARAÇÃO": "declaração", "DECRETO": "decreto",
+    "DECRETOS": "decreto", "DELIBERAÇÃO": "deliberação", "DELIBERAÇÕES": "deliberação",
+    "DESPACHO": "despacho", "DESPACHOS": "despacho", "EDITAL": "edital",
+    "EDITAIS": "edital", "EMENDA": "emenda constitucional", "EXTRATO": "extrato",
+    "EXTRATOS": "extrato", "INSTRUÇÃO": "instrução normativa",
+    "INSTRUÇÕES": "instrução normativa", "LEI": "lei", "MEDIDA": "medida provisória",
+    "MENSAGEM": "mensagem", "ORDEM": "ordem de serviço", "PARECER": "parecer",
+    "PAUTA": "pauta", "PORTARIA": "portaria", "PORTARIAS": "portaria",
+    "RESOLUÇÃO": "resolução", "RESOLUÇÕES": "resolução", "RETIFICAÇÃO": "retificação",
+    "RETIFICAÇÕES": "retificação", "SÚMULA": "súmula", "SOLUÇÃO": "solução de consulta",
+}
+
+#: What may follow the kind's name on a heading line: a number, a date, an issuer, a
+#: qualifier in capitals, or nothing.
+_HEADING_REST = re.compile(
+    r"""^(
+        $                                   # RETIFICAÇÕES
+      | \s*-\s*[A-Z]{2,}\b                  # RESOLUÇÃO-RDC Nº 54
+      | \s*N\s*[º°o]\s*-?\s*\d              # Nº 564 / No- 2.304 / N o- 1.875 (spaced OCR)
+      | \s+(DE|EM)\s+\d                     # PORTARIAS DE 29 DE SETEMBRO
+      | \s+(DO|DA|DOS|DAS)\s+\S             # DESPACHO DO MINISTRO
+      | \s+DE\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}\b         # EXTRATO DE PARECER
+      | \s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}\b            # PORTARIA INTERMINISTERIAL, EXTRATO DE PARECER
+    )""", re.VERBOSE)
+
+#: Words that name an issuing body (the capitals above a heading that are not the
+#: last act's signature start with, or hold, one of them).
+_BODY_WORDS = re.compile(
+    r"\b(MINIST[ÉE]RIO|SECRETARIA|AG[ÊE]NCIA|SUPERINTEND[ÊE]NCIA|GABINETE|DEPARTAMENTO|"
+    r"INSTITUTO|CONSELHO|COORDENA[ÇC][ÃA]O|DIVIS[ÃA]O|DIRETORIA|UNIVERSIDADE|FUNDA[ÇC][ÃA]O|"
+    r"COMANDO|TRIBUNAL|PR[ÓO]-REITORIA|CASA CIVIL|ADVOCACIA|PROCURADORIA|PLEN[ÁA]RIO|"
+    r"GER[ÊE]NCIA|SUPREMO|COMISS[ÃA]O|C[ÂA]MARA|SERVI[ÇC]O|BANCO|CENTRO|DELEGACIA|"
+    r"ASSESSORIA|CORREGEDORIA|OUVIDORIA|AUDITORIA|SUBSECRETARIA|ESCOLA|HOSPITAL|"
+    r"EMPRESA|COMPANHIA|JUSTI[ÇC]A|POL[ÍI]CIA|EX[ÉE]RCITO|MARINHA|AERON[ÁA]UTICA|REITORIA)\b")
+
+#: How the banners over a ministry's or a branch's acts begin.
+_BANNER = re.compile(r"(Minist[ée]rio|Presid[êe]ncia|Atos|Conselho|Tribunal|Poder|Entidades|"
+                     r"Defensoria|Advocacia|Controladoria|Secretaria|Banco|Senado|C[âa]mara)\b")
+
+#: Lines a page carries whatever acts it holds: running heads and footers.
+_RUNNING = re.compile(
+    r"^((\d+ )?ISSN \d{4}-\d{3}[\dX]|N[º°]\s*\d+, \w+-feira|Este documento pode ser verificado|"
+    r"pelo c[óo]digo \d{10,}|\d{1,4}$)")
+
+
+@dataclass(frozen=True)
+class Act:
+    """One act of an edition: its heading, issuing bodies and where it is printed."""
+
+    kind: str
+    #: The heading as printed (a heading broken over two lines is joined by a space).
+    heading: str
+    #: Issuing bodies, outermost first (``("Ministério da Educação", "GABINETE DO
+    #: MINISTRO")``); empty if the edition names none before it.
+    bodies: tuple[str, ...]
+    first_page: int
+    last_page: int
+    #: The act's lines, bodies and heading first, running heads left out.
+    text: str
+
+
+@dataclass
+class _Draft:
+    kind: str
+    heading: list[str]
+    bodies: tuple[str, ...]
+    first_page: int
+    last_page: int
+    lines: list[str]
+    #: Still in its heading: no line of text seen yet.
+    open: bool = True
+
+    def done(self) -> Act:
+        return Act(self.kind, " ".join(self.heading), self.bodies, self.first_page,
+                   self.last_page, "\n".join(self.lines))
+
+
+def heading_kind(line: str) -> str | None:
+    """The kind of act ``line`` is the heading of, or None.
+
+    >>> heading_kind("PORTARIA Nº 564, DE 30 DE SETEMBRO DE 2014")
+    'portaria'
+    >>> heading_kind("DESPACHOS DO MINISTRO"), heading_kind("RETIFICAÇÕES")
+    ('despacho', 'retificação')
+    >>> heading_kind("PORTARIAN o- 1.875, DE 30 DE SETEMBRO DE 2014")
+    'portaria'
+    >>> heading_kind("O MINISTRO DE ESTADO DA FAZENDA, no uso das atribuições") is None
+    True
+    >>> heading_kind("Portaria nº 12, de 3 de março de 2014, publicada") is None
+    True
+    """
+    line = unicodedata.normalize("NFC", line.strip())
+    if not _mostly_capitals(line):
+        return None
+    match = re.match(r"([A-ZÁÉÍÓÚÂÊÔÃÕÇ]+)", line)
+    if match is None:
+        return None
+    word = match.group(1)
+    if word not in KINDS and word.endswith("N") and word[:-1] in KINDS:
+        word = word[:-1]  # "PORTARIAN o- 1.875": the number sign glued to the kind
+    if word not in KINDS or not _HEADING_REST.match(line[len(word):]):
+        return None
+    return KINDS[word]
+
+
+def find_acts(pages: Sequence[Page]) -> list[Act]:
+    """The acts of an edition, in the order printed. Text before the first heading
+    (the masthead, the table of contents) belongs to no act."""
+    acts: list[_Draft] = []
+    capitals: list[str] = []      # lines in capitals since the last act's text
+    ministry = ""                 # the banner (ministry or branch) over the acts now
+    fresh = False                 # a banner since the last heading
+    recent: list[str] = []        # the last lines, for a banner printed over two
+    for page in pages:
+        for line in _lines(page.text):
+            current = acts[-1] if acts else None
+            if line == "." and recent and not _mostly_capitals(recent[-1]):
+                banner = _banner(recent)  # "Ministério da Defesa" / "."
+                ministry, fresh, capitals = " ".join(banner), True, []
+                if current is not None and current.lines[-len(banner):] == banner:
+                    del current.lines[-len(banner):]
+            elif (kind := heading_kind(line)) and current and current.open and not capitals:
+                current.heading.append(line)  # a second heading line of the same act
+                current.lines.append(line)
+            elif kind:
+                start = _first_body(capitals)
+                found = _names(capitals[start:])
+                if current is not None and found:
+                    del current.lines[start - len(capitals):]  # they name the new act's bodies
+                bodies = (current.bodies if current is not None and not found and not fresh
+                          else (ministry,) * bool(ministry) + tuple(found))
+                acts.append(_Draft(kind, [line], bodies, page.number, page.number,
+                                   [*capitals[start:], line]))
+                fresh, capitals = False, []
+            else:
+                if current is not None:
+                    if current.open and _continues_heading(line):
+                        current.heading.append(line)
+                    else:
+                        current.open = False
+                    current.lines.append(line)
+                    current.last_page = page.number
+                capitals = [*capitals, line] if _mostly_capitals(line) else []
+            recent = [*recent[-2:], line]
+    return [draft.done() for draft in acts]
+
+
+def _banner(recent: list[str]) -> list[str]:
+    """The lines of the banner that ends above a "." line: from the last of ``recent``
+    that starts one (``Ministério do Desenvolvimento, Indústria`` / ``e Comércio
+    Exterior``), else the line just above."""
+    starts = [i for i, line in enumerate(recent) if _BANNER.match(line)]
+    return recent[starts[-1]:] if starts else recent[-1:]
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines()
+            if line.strip() and not _RUNNING.match(line.strip())]
+
+
+def _mostly_capitals(line: str) -> bool:
+    letters = [c for c in line if c.isalpha()]
+    return len(letters) >= 3 and sum(c.isupper() for c in letters) >= 0.8 * len(letters)
+
+
+def _continues_heading(line: str) -> bool:
+    """``DE 30 DE SETEMBRO DE 2014`` under ``PORTARIA INTERMINISTERIAL Nº 954,``."""
+    return bool(re.match(r"DE \d{1,2}º? DE [A-ZÇ]+ DE \d{4}", line))
+
+
+def _first_body(capitals: list[str]) -> int:
+    """Where the issuing bodies start among the capitals above a heading: at the first
+    line that starts with a body's name (the lines before it are the last act's
+    signature, or the capitals its text ends with);
+    ``len(capitals)`` if none does."""
+    return next((i for i, line in enumerate(capitals)
+                 if _BODY_WORDS.match(line) and ":" not in line), len(capitals))
+
+
+def _names(lines: list[str]) -> list[str]:
+    """Body names from their lines: a line that continues a name (``DA INFORMAÇÃO``,
+    one word, spaced letters, after a name ending in ``DE``) is joined to it."""
+    names: list[str] = []
+    for line in lines:
+        if names and (re.match(r"(DA|DE|DO|DAS|DOS|E|À|AO|EM|NO|NA|NOS|NAS)\b", line)
+                      or re.fullmatch(r"(\S{1,2} )+\S{1,2}|\S+", line)
+                      or names[-1].endswith((" DE", " DA", " DO", "-"))):
+            names[-1] = f"{names[-1]} {line}"
+        else:
+            names.append(line)
+    return names

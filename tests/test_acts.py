@@ -1,0 +1,107 @@
+"""Cutting an edition into acts: the rules on small made-up pages, and the real
+Diário Oficial da União against the acts marked by hand on its first 15 pages."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pdfplumber
+from conftest import REPO
+
+from pipeline.acts import find_acts
+from pipeline.pagedecision import text_in_reading_order
+from pipeline.records import Page
+
+
+def pages(*texts: str) -> list[Page]:
+    return [Page(number, "text-layer", "test", text)
+            for number, text in enumerate(texts, start=1)]
+
+
+EDITION = """\
+Sumário
+Ministério da Educação...... 9
+Ministério da Educação
+.
+GABINETE DO MINISTRO
+PORTARIA Nº 841, DE 30 DE SETEMBRO DE 2014
+O MINISTRO DE ESTADO DA EDUCAÇÃO, no uso de suas atribuições,
+resolve:
+Art. 1º Fica aprovado o regimento.
+JOSÉ HENRIQUE PAIM FERNANDES
+DESPACHOS DO MINISTRO
+Em 30 de setembro de 2014
+Homologo o parecer.
+JOSÉ HENRIQUE PAIM FERNANDES
+FUNDAÇÃO UNIVERSIDADE FEDERAL
+DA GRANDE DOURADOS
+PRÓ-REITORIA DE ADMINISTRAÇÃO
+DESPACHO DO PRÓ-REITOR
+Ratifico a dispensa de licitação.
+VAGNO NUNES DE OLIVEIRA
+Ministério do Desenvolvimento, Indústria
+e Comércio Exterior
+.
+PORTARIA INTERMINISTERIAL Nº 954,
+DE 30 DE SETEMBRO DE 2014
+OS MINISTROS DE ESTADO, no uso das atribuições,
+"""
+
+
+def test_acts_have_their_heading_kind_bodies_and_pages():
+    first, second = EDITION.split("DESPACHOS DO MINISTRO\n")
+    acts = find_acts(pages(first, "DESPACHOS DO MINISTRO\n" + second))
+    assert [(a.kind, a.heading, a.first_page, a.last_page) for a in acts] == [
+        ("portaria", "PORTARIA Nº 841, DE 30 DE SETEMBRO DE 2014", 1, 1),
+        ("despacho", "DESPACHOS DO MINISTRO", 2, 2),
+        ("despacho", "DESPACHO DO PRÓ-REITOR", 2, 2),
+        ("portaria", "PORTARIA INTERMINISTERIAL Nº 954, DE 30 DE SETEMBRO DE 2014", 2, 2)]
+    # a body printed once holds for the acts after it; a signature is not a body; a
+    # name broken over lines is one name; a banner may take two lines
+    assert [a.bodies for a in acts] == [
+        ("Ministério da Educação", "GABINETE DO MINISTRO"),
+        ("Ministério da Educação", "GABINETE DO MINISTRO"),
+        ("Ministério da Educação", "FUNDAÇÃO UNIVERSIDADE FEDERAL DA GRANDE DOURADOS",
+         "PRÓ-REITORIA DE ADMINISTRAÇÃO"),
+        ("Ministério do Desenvolvimento, Indústria e Comércio Exterior",)]
+    # the table of contents is no act's; an act's text runs from its bodies to the
+    # line before the next act's, without the next banner
+    assert "Sumário" not in "".join(a.text for a in acts)
+    assert acts[1].text.endswith("JOSÉ HENRIQUE PAIM FERNANDES")
+    assert acts[2].text.startswith("FUNDAÇÃO UNIVERSIDADE FEDERAL\nDA GRANDE DOURADOS")
+    assert "Ministério do Desenvolvimento" not in acts[2].text
+
+
+def test_a_heading_over_two_lines_is_one_act():
+    acts = find_acts(pages("PRESIDÊNCIA DA REPÚBLICA\nDESPACHOS DA PRESIDENTA DA REPÚBLICA\n"
+                           "MENSAGEM\nNo- 291, de 26 de setembro de 2014. Encaminhamento.\n"))
+    assert [(a.kind, a.heading) for a in acts] == [
+        ("despacho", "DESPACHOS DA PRESIDENTA DA REPÚBLICA MENSAGEM")]
+
+
+def test_running_heads_and_text_in_capitals_start_no_act():
+    acts = find_acts(pages(
+        "SECRETARIA DE PORTOS\nPORTARIA No- 349, DE 30 DE SETEMBRO DE 2014\n"
+        "O MINISTRO DE ESTADO CHEFE DA SECRETARIA\nDE PORTOS, no uso das atribuições,\n"
+        "CAPÍTULO I\nDOS OBJETIVOS\nArt. 1º Nos termos da Portaria nº 12, de 2013.\n",
+        "2 ISSN 1677-7042\nNº 189, quarta-feira, 1 de outubro de 2014\n"
+        "Art. 2º Esta Portaria entra em vigor.\nCÉSAR BORGES\n"))
+    assert len(acts) == 1 and acts[0].last_page == 2
+    assert "ISSN" not in acts[0].text and acts[0].text.endswith("CÉSAR BORGES")
+
+
+def test_the_first_pages_of_a_real_edition_give_the_acts_marked_by_hand(shared: Path):
+    """DOU Seção 1 of 1 October 2014, pages 1-15, read as a run reads a text layer."""
+    gold = list(csv.DictReader(
+        (line for line in (REPO / "bench/gold/dou-2014-10-01-s1-acts.tsv").open(
+            encoding="utf-8") if not line.startswith("#")), delimiter="\t"))
+    with pdfplumber.open(shared / "corpora/brazil-pdfs/DOUS1a.pdf") as pdf:
+        read = [Page(n, "text-layer", "test", text_in_reading_order(pdf.pages[n - 1]).text)
+                for n in range(1, 16)]
+    acts = find_acts(read)
+    assert len(acts) == len(gold)
+    for act, marked in zip(acts, gold, strict=True):
+        assert (act.first_page, act.kind) == (int(marked["page"]), marked["kind"])
+        assert "".join(act.heading.split()).startswith("".join(marked["heading"].split()))
+        assert act.bodies and act.first_page <= act.last_page
