@@ -15,7 +15,8 @@ counts).
 
 Printed per gold file: boundary precision and recall, the share of matched acts of the
 right kind; over the whole edition: acts found, the share with issuing bodies and with
-a page range, and the finder's time against reading the edition.
+a page range, the acts taken for treaties (``pipeline.treaties``; the edition
+promulgates none), and the finder's time against reading the edition.
 
 Usage::
 
@@ -38,6 +39,7 @@ from pipeline.acts import Act, find_acts  # noqa: E402
 from pipeline.config import Settings  # noqa: E402
 from pipeline.ingest import ingest, source_for  # noqa: E402
 from pipeline.pdfread import shutdown_page_pool  # noqa: E402
+from pipeline.treaties import treaty_in  # noqa: E402
 
 GOLD = {"tuning (pages 1-15)": ROOT / "bench/gold/dou-2014-10-01-s1-acts.tsv",
         "reporting (pages 40-47, held out)":
@@ -113,6 +115,9 @@ def main() -> None:
           f"with a page range {ranged:.3f}; kinds: "
           + ", ".join(f"{kind} {sum(a.kind == kind for a in acts)}"
                       for kind in sorted({a.kind for a in acts})))
+    treaties = [act for act in acts if treaty_in(act.text) is not None]
+    print(f"  treaties recognised among the edition's acts: {len(treaties)} (it prints "
+          "no treaty decree: each one found would be wrong)")
     print(f"  time: reading {read:.1f} s, finding acts "
           f"{cut:.2f} s ({cut / read:.1%} of reading)")
 

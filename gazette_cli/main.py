@@ -216,6 +216,44 @@ def acts(
 
 
 @app.command()
+def treaties(
+    files: Annotated[list[Path], typer.Argument(exists=True, dir_okay=False, readable=True,
+                                                help="PDFs or text files.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one treaty per line as JSON.")]
+    = False,
+) -> None:
+    """List the treaties the files promulgate or print: per act of an edition (or per
+    file, for a file with no act heading), the instrument, parties, signature and
+    promulgating decree (see pipeline.treaties)."""
+    from pipeline.acts import find_acts
+    from pipeline.treaties import treaty_in
+
+    table = Table(title="treaties")
+    for column in ("file", "act", "instrument", "parties", "signed", "decree"):
+        table.add_column(column, overflow="fold")
+    table.add_column("title", no_wrap=True, max_width=30)
+    for file in files:
+        document = _ingest_one(file)
+        found = find_acts(document.pages)
+        texts = ([(act.heading, act.text) for act in found] if found else
+                 [("", "\n\n".join(page.text for page in document.pages))])
+        for heading, text in texts:
+            treaty = treaty_in(text)
+            if treaty is None:
+                continue
+            if as_json:
+                typer.echo(json.dumps({"file": str(file), "act": heading} | asdict(treaty),
+                                      ensure_ascii=False))
+                continue
+            signed = ", ".join(filter(None, (treaty.signed_at, treaty.signed_on)))
+            decree = " of ".join(filter(None, (treaty.decree, treaty.decree_on)))
+            table.add_row(file.name, heading, treaty.instrument, " / ".join(treaty.parties),
+                          signed, decree, treaty.title)
+    if not as_json:
+        console.print(table)
+
+
+@app.command()
 def clean(
     file: FileArgument,
     log: Annotated[bool, typer.Option("--log", help="Print the repair log instead.")] = False,

@@ -1,0 +1,75 @@
+"""Treaties recognised in decrees and in treaty texts: the seed documents (real decrees
+and treaty texts in Portuguese, English and Swedish) and a real edition with a treaty
+decree placed among its acts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pdfplumber
+from conftest import SAMPLES
+
+from pipeline.acts import find_acts
+from pipeline.pagedecision import text_in_reading_order
+from pipeline.records import Page
+from pipeline.treaties import Treaty, treaty_in, treaty_titles
+
+DECREE = SAMPLES / "004_5572047d3d386aa9.txt"
+
+
+def test_a_decree_says_what_it_promulgates_where_and_when_it_was_signed():
+    treaty = treaty_in(DECREE.read_text(encoding="utf-8"))
+    assert treaty == Treaty(
+        instrument="Protocolo",
+        title="Protocolo alterando a Convenção entre a República Federativa do Brasil e a "
+              "República do Chile Destinada a Evitar a Dupla Tributação e Prevenir a Evasão "
+              "Fiscal em Relação ao Imposto sobre a Renda e o seu Protocolo",
+        parties=("BRASIL", "CHILE"), language="pt", signed_at="Santiago",
+        signed_on="2022-03-03", decree="12.863", decree_on="2026-03-02")
+
+
+def test_a_treaty_text_is_recognised_by_its_title_in_each_language():
+    trilingual = (SAMPLES / "002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
+    titles = treaty_titles(trilingual)
+    assert [language for language, _ in titles] == ["pt", "en", "sv"]
+    assert titles[1][1] == ("PROTOCOL AMENDING THE CONVENTION BETWEEN BRAZIL AND SWEDEN FOR "
+                            "THE AVOIDANCE OF DOUBLE TAXATION WITH RESPECT TO TAXES ON INCOME")
+    treaty = treaty_in(trilingual)
+    assert treaty is not None and treaty.parties == ("BRASIL", "SUÉCIA")
+    # an Indian gazette notification, its annex glued to the notice's last sentence
+    india = treaty_in((SAMPLES / "003_0e74b7595024bb83.txt").read_text(encoding="utf-8"))
+    assert india is not None and (india.language, india.parties) == ("en", ("INDIA", "CHINA"))
+    # the government and the form of state are not the party
+    brazil_india = treaty_in((SAMPLES / "000_2a61d363becf8d44.txt").read_text(encoding="utf-8"))
+    assert brazil_india is not None and brazil_india.parties == ("BRASIL", "ÍNDIA")
+
+
+def test_domestic_agreements_and_mentions_are_not_treaties():
+    assert treaty_in("EXTRATO DO ACORDO DE COOPERAÇÃO TÉCNICA ENTRE A UNIÃO E O ESTADO DE "
+                     "GOIÁS\nEspécie: Acordo de Cooperação.") is None
+    assert treaty_in("PORTARIA Nº 5, DE 2 DE MARÇO DE 2026\nNos termos do Acordo entre o "
+                     "Brasil e o Chile, resolve:") is None
+
+
+def test_a_treaty_decree_among_the_acts_of_a_real_edition_is_one_act_and_a_treaty(
+        shared: Path):
+    """Pages 1-3 of the DOU of 1 October 2014, the promulgation decree of the
+    Brazil-Chile protocol (seed 004) as the Executive's act, then pages 4-5."""
+    with pdfplumber.open(shared / "corpora/brazil-pdfs/DOUS1a.pdf") as pdf:
+        dou = [text_in_reading_order(pdf.pages[n]).text for n in range(5)]
+    decree = DECREE.read_text(encoding="utf-8")
+    texts = [*dou[:3], "Atos do Poder Executivo\n.\n" + decree, *dou[3:]]
+    edition = [Page(n, "text-layer", "test", text) for n, text in enumerate(texts, start=1)]
+    acts = find_acts(edition)
+    treaties = [(act, treaty_in(act.text)) for act in acts]
+    found = [(act, treaty) for act, treaty in treaties if treaty is not None]
+    assert len(found) == 1
+    act, treaty = found[0]
+    assert (act.kind, act.first_page, act.bodies) == ("decreto", 4, ("Atos do Poder Executivo",))
+    assert treaty.parties == ("BRASIL", "CHILE") and treaty.decree == "12.863"
+    # the act holds the whole decree and its annexed protocol, and nothing of the
+    # edition's other acts; the acts around it are still there
+    assert act.text.endswith(decree.rstrip().splitlines()[-1].strip())
+    assert "RESOLUÇÃO No- 3.662" not in act.text
+    assert [a.heading for a in acts].count(act.heading) == 1
+    assert acts[acts.index(act) + 1].heading.startswith("RESOLUÇÃO No- 3.662")
