@@ -1,11 +1,12 @@
-"""What a resident Prefect server saves: `gazette run` with nothing new and `gazette
-rerun` of one decree, with `gazette serve` running and without it (Prefect's temporary
-server, as from a fresh clone).
+"""What a resident Prefect server saves: `gazette run` with nothing new, `gazette run`
+with one changed decree and `gazette rerun` of one decree, with `gazette serve` running
+and without it (Prefect's temporary server, as from a fresh clone).
 
 A project of two sample decrees (the text-layer PDF and text dump 004) is processed
 once; then each command runs ``--repeat`` times in each set-up and the median wall time
-is printed. The re-run through the server includes the flow-run process that `gazette
-serve` starts for it. Usage::
+is printed (before each changed-decree run, a line is added to text dump 004). A run
+with nothing new starts no flow, so no server either way. The re-run through the
+server includes the flow-run process that `gazette serve` starts for it. Usage::
 
     .venv/bin/python bench/operations_bench.py [--repeat 3]
 """
@@ -49,6 +50,22 @@ def median_of(repeat: int, *args: str, cwd: Path) -> float:
     return statistics.median(gazette(*args, cwd=cwd) for _ in range(repeat))
 
 
+def changed_runs(repeat: int, cwd: Path) -> float:
+    """Median of ``gazette run`` after a line is added to decree 004 each time."""
+    times = []
+    for _ in range(repeat):
+        with (cwd / "raw" / SAMPLES[1]).open("a", encoding="utf-8") as decree:
+            decree.write(f"\nNota {time.monotonic_ns()}.\n")
+        times.append(gazette("run", cwd=cwd))
+    return statistics.median(times)
+
+
+def timings(repeat: int, root: Path) -> dict[str, float]:
+    return {"run, nothing new": median_of(repeat, "run", cwd=root),
+            "run, one decree changed": changed_runs(repeat, root),
+            "rerun of one decree": median_of(repeat, "rerun", DOC, cwd=root)}
+
+
 def serving(root: Path) -> subprocess.Popen[bytes]:
     """`gazette serve` of ``root``, once its note says where its server listens."""
     from flows.server import free_port, resident_api
@@ -75,12 +92,10 @@ def main() -> int:
         for name in SAMPLES:
             shutil.copy(ROOT / "raw" / "samples" / name, root / "raw" / name)
         gazette("run", cwd=root)
-        embedded = {"run, nothing new": median_of(args.repeat, "run", cwd=root),
-                    "rerun of one decree": median_of(args.repeat, "rerun", DOC, cwd=root)}
+        embedded = timings(args.repeat, root)
         server = serving(root)
         try:
-            resident = {"run, nothing new": median_of(args.repeat, "run", cwd=root),
-                        "rerun of one decree": median_of(args.repeat, "rerun", DOC, cwd=root)}
+            resident = timings(args.repeat, root)
         finally:
             server.send_signal(signal.SIGINT)
             server.wait(timeout=120)

@@ -70,13 +70,18 @@ def run(
     """
     overrides = _or_exit(lambda: parse_overrides(set_ or []))
     settings = _prefect_settings(root, overrides)
-    from flows.run import gazette_run_on  # Prefect reads its settings on import
-    from flows.server import flush_to_api
+    from pipeline.stages import unchanged_run
 
-    flow = gazette_run_on(dask)
     with _locked(settings, wait):
-        summaries = flow(root.resolve(), force=force, overrides=overrides)
-    flush_to_api()  # before a temporary server stops at exit
+        summaries = None if force else unchanged_run(settings)
+        if summaries is None:
+            from flows.run import gazette_run_on  # Prefect reads its settings on import
+            from flows.server import flush_to_api
+
+            summaries = gazette_run_on(dask)(root.resolve(), force=force, overrides=overrides)
+            flush_to_api()  # before a temporary server stops at exit
+        else:
+            console.print(f"nothing new or changed in {settings.raw}: no flow run")
     _report(summaries, settings)
 
 

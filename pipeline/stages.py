@@ -16,12 +16,13 @@ from typing import Any
 
 from pipeline import sentalign
 from pipeline.align import align_sentences, pair_articles
+from pipeline.catalog import Catalog, is_current
 from pipeline.config import PIPELINE_VERSION, Settings
 from pipeline.embedding.encoder import Encoder
 from pipeline.errors import InputError
 from pipeline.export import Selection, corpus, dropped_summary, read_units, render
 from pipeline.export.units import ExportUnit, article_records, units_of
-from pipeline.ingest import ingest, source_for
+from pipeline.ingest import discover, ingest, source_for
 from pipeline.langsplit import label_blocks, sections_of
 from pipeline.records import (
     Article,
@@ -57,6 +58,7 @@ __all__ = [
     "run_structure",
     "select_sources",
     "skipped",
+    "unchanged_run",
 ]
 
 
@@ -283,6 +285,23 @@ def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[So
                          "give a document id as `gazette status` lists it, or a path "
                          "relative to raw/")
     return [s for s in sources if s.doc_id in only or s.relpath in only]
+
+
+def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentSummary] | None:
+    """If no document of the inbox is new, changed or failed, record a run that found
+    nothing to do and return its summaries; else None (the flow has work).
+
+    A run with nothing to do needs no Prefect flow run: the catalog and the published
+    manifests answer (``gazette run`` then starts no server and imports no flow).
+    """
+    catalog = Catalog(settings)
+    sources = discover(settings)
+    if not all(is_current(settings, catalog, source) for source in sources):
+        return None
+    run_id = catalog.start_run(trigger)
+    summaries = [skipped(settings, source) for source in sources]
+    catalog.finish_run(run_id, summaries)
+    return summaries
 
 
 def skipped(settings: Settings, source: Source) -> DocumentSummary:
