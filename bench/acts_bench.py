@@ -44,8 +44,12 @@ from pipeline.treaties import treaty_in  # noqa: E402
 GOLD = {"tuning (pages 1-15)": ROOT / "bench/gold/dou-2014-10-01-s1-acts.tsv",
         "reporting (pages 40-47, held out)":
             ROOT / "bench/gold/dou-2014-10-01-s1-acts-heldout.tsv",
+        "tuning (pages 113-119, TCU acórdãos)":
+            ROOT / "bench/gold/dou-2014-10-01-s1-acts-tcu.tsv",
         "reporting (pages 102-106, held out)":
-            ROOT / "bench/gold/dou-2014-10-01-s1-acts-heldout2.tsv"}
+            ROOT / "bench/gold/dou-2014-10-01-s1-acts-heldout2.tsv",
+        "reporting (pages 120-127, held out)":
+            ROOT / "bench/gold/dou-2014-10-01-s1-acts-heldout3.tsv"}
 
 
 def read_gold(path: Path) -> list[tuple[int, str, str]]:

@@ -13,7 +13,8 @@ the act's heading, then its text, then the signature::
     MARTA WENDEL ABRAMO
     PORTARIA Nº 564, DE 30 DE SETEMBRO DE 2014
 
-An act starts at a heading line: a line in capitals that begins with the name of a
+An act starts at a heading line: a line in capitals (or in capitals up to the act's
+number, ``ACÓRDÃO Nº 2506/2014 - TCU - Plenário``) that begins with the name of a
 kind of act (:data:`KINDS`) and goes on as headings do — a number (``Nº 564``), a
 date (``DE 30 DE SETEMBRO``), an issuer (``DESPACHO DO MINISTRO``), a qualifier
 (``PORTARIA INTERMINISTERIAL Nº 954,``) or nothing (``RETIFICAÇÕES``). A heading line
@@ -67,6 +68,12 @@ _HEADING_REST = re.compile(
       | \s+DE\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}\b         # EXTRATO DE PARECER
       | \s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}\b            # PORTARIA INTERMINISTERIAL, EXTRATO DE PARECER
     )""", re.VERBOSE)
+
+#: A kind's number: ``Nº 2506/2014``, ``No- 2.304``.
+_NUMBERED = re.compile(r"\s*N\s*[º°o]\s*-?\s*\d[\d./]*")
+#: What may follow a number in a heading in mixed case: the year, the issuer, a date —
+#: not a sentence (``ACÓRDÃO Nº 2.315/2012-P, no sentido de que …``).
+_NUMBER_TAIL = re.compile(r"(\s*-\s*[A-Z]{2,}\b.*|,?\s+DE\s+\d.*|\s*)$")
 
 #: Words that name an issuing body (the capitals above a heading that are not the
 #: last act's signature start with, or hold, one of them).
@@ -129,14 +136,16 @@ def heading_kind(line: str) -> str | None:
     ('despacho', 'retificação')
     >>> heading_kind("PORTARIAN o- 1.875, DE 30 DE SETEMBRO DE 2014")
     'portaria'
+    >>> heading_kind("ACÓRDÃO Nº 2506/2014 - TCU - Plenário")
+    'acórdão'
+    >>> heading_kind("ACÓRDÃO Nº 2.315/2012-P, no sentido de que fossem") is None
+    True
     >>> heading_kind("O MINISTRO DE ESTADO DA FAZENDA, no uso das atribuições") is None
     True
     >>> heading_kind("Portaria nº 12, de 3 de março de 2014, publicada") is None
     True
     """
     line = unicodedata.normalize("NFC", line.strip())
-    if not _mostly_capitals(line):
-        return None
     match = re.match(r"([A-ZÁÉÍÓÚÂÊÔÃÕÇ]+)", line)
     if match is None:
         return None
@@ -144,6 +153,12 @@ def heading_kind(line: str) -> str | None:
     if word not in KINDS and word.endswith("N") and word[:-1] in KINDS:
         word = word[:-1]  # "PORTARIAN o- 1.875": the number sign glued to the kind
     if word not in KINDS or not _HEADING_REST.match(line[len(word):]):
+        return None
+    # in capitals throughout, or up to its number ("ACÓRDÃO Nº 2506/2014 - TCU - Plenário")
+    numbered = _NUMBERED.match(line[len(word):])
+    if not _mostly_capitals(line) and not (numbered and _mostly_capitals(
+            line[:len(word) + numbered.end()]) and _NUMBER_TAIL.match(
+            line[len(word) + numbered.end():])):
         return None
     return KINDS[word]
 
