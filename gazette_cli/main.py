@@ -202,21 +202,25 @@ def acts(
     = False,
 ) -> None:
     """Read a gazette edition and list the acts it prints: kind, heading, issuing
-    bodies and pages (see pipeline.acts)."""
+    bodies, pages, and the parties of the treaty an act promulgates (see pipeline.acts,
+    pipeline.treaties)."""
     from pipeline.acts import find_acts
+    from pipeline.treaties import treaty_in
 
-    found = find_acts(_ingest_one(file).pages)
+    found = [(act, treaty_in(act.text)) for act in find_acts(_ingest_one(file).pages)]
     if as_json:
-        for act in found:
-            typer.echo(json.dumps(asdict(act), ensure_ascii=False))
+        for act, treaty in found:
+            typer.echo(json.dumps(asdict(act) | {"treaty": treaty and asdict(treaty)},
+                                  ensure_ascii=False))
         return
     table = Table(title=f"{file}: {len(found)} acts")
-    for column in ("pages", "kind", "heading", "issued by"):
+    for column in ("pages", "kind", "heading", "issued by", "treaty"):
         table.add_column(column, overflow="fold")
-    for act in found:
+    for act, treaty in found:
         pages = (str(act.first_page) if act.first_page == act.last_page
                  else f"{act.first_page}-{act.last_page}")
-        table.add_row(pages, act.kind, act.heading, " / ".join(act.bodies))
+        table.add_row(pages, act.kind, act.heading, " / ".join(act.bodies),
+                      " / ".join(treaty.parties) if treaty else "")
     console.print(table)
 
 

@@ -182,6 +182,10 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
             elif (kind := heading_kind(line)) and current and current.open and not capitals:
                 current.heading.append(line)  # a second heading line of the same act
                 current.lines.append(line)
+            elif kind and current and _repeats(current, line):
+                current.heading = [line]  # the act's own heading under a title repeating it
+                current.lines.append(line)
+                current.open = True
             elif kind:
                 start = _first_body(capitals)
                 found = _names(capitals[start:])
@@ -203,6 +207,20 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
                 capitals = [*capitals, line] if _mostly_capitals(line) else []
             recent = [*recent[-2:], line]
     return [draft.done() for draft in acts]
+
+
+def _repeats(act: _Draft, line: str) -> bool:
+    """``line`` heads the same act as ``act``, whose few lines are a title over it (a
+    web page's ``DECRETO Nº 12.863, DE 2 DE MARÇO DE 2026 (parte 1 de 2)`` and where it
+    was published, then the decree's own heading)."""
+    return len(act.lines) <= 3 and _act_number(act.heading[0]) == _act_number(line) != ""
+
+
+def _act_number(heading: str) -> str:
+    """The kind and number of a heading, spaces and number signs aside
+    (``DECRETON12863``); empty if it has no number."""
+    match = re.match(r"([A-ZÁÉÍÓÚÂÊÔÃÕÇ]+)" + _NUMBERED.pattern, heading)
+    return re.sub(r"[\s.º°o-]", "", match.group(0)) if match else ""
 
 
 def _banner(recent: list[str]) -> list[str]:

@@ -80,6 +80,18 @@ def test_a_heading_over_two_lines_is_one_act():
         ("despacho", "DESPACHOS DA PRESIDENTA DA REPÚBLICA MENSAGEM")]
 
 
+def test_a_title_repeating_a_decree_s_heading_is_part_of_the_decree():
+    acts = find_acts(pages("DECRETO Nº 12.863, DE 2 DE MARÇO DE 2026 (parte 1 de 2)\n"
+                           "Publicado no Diário Oficial da União, seção 1.\n"
+                           "DECRETO Nº 12.863, DE 2 DE MARÇO DE 2026\n"
+                           "Promulga o Protocolo.\nArt. 1º Fica promulgado.\n"
+                           "DECRETO Nº 12.864, DE 2 DE MARÇO DE 2026\nRegulamenta.\n"))
+    assert [(a.kind, a.heading) for a in acts] == [
+        ("decreto", "DECRETO Nº 12.863, DE 2 DE MARÇO DE 2026"),
+        ("decreto", "DECRETO Nº 12.864, DE 2 DE MARÇO DE 2026")]
+    assert acts[0].text.startswith("DECRETO Nº 12.863, DE 2 DE MARÇO DE 2026 (parte 1 de 2)")
+
+
 def test_running_heads_and_text_in_capitals_start_no_act():
     acts = find_acts(pages(
         "SECRETARIA DE PORTOS\nPORTARIA No- 349, DE 30 DE SETEMBRO DE 2014\n"

@@ -4,10 +4,13 @@ decree placed among its acts."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pdfplumber
+import pytest
 from conftest import SAMPLES
+from projects import gazette
 
 from pipeline.acts import find_acts
 from pipeline.pagedecision import text_in_reading_order
@@ -73,3 +76,17 @@ def test_a_treaty_decree_among_the_acts_of_a_real_edition_is_one_act_and_a_treat
     assert "RESOLUÇÃO No- 3.662" not in act.text
     assert [a.heading for a in acts].count(act.heading) == 1
     assert acts[acts.index(act) + 1].heading.startswith("RESOLUÇÃO No- 3.662")
+
+
+@pytest.mark.slow
+def test_the_commands_list_acts_and_treaties(tmp_path: Path):
+    listed = gazette("treaties", "--json", str(DECREE), str(SAMPLES / "001_92f44dad33fafe9c.txt"),
+                     cwd=tmp_path)
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    rows = [json.loads(line) for line in listed.stdout.splitlines()]
+    assert [(row["act"], row["parties"], row["decree"]) for row in rows] == [
+        ("DECRETO Nº 12.863, DE 2 DE MARÇO DE 2026", ["BRASIL", "CHILE"], "12.863")]
+    acts = gazette("acts", "--json", str(DECREE), cwd=tmp_path)
+    assert acts.returncode == 0, acts.stdout + acts.stderr
+    (act,) = [json.loads(line) for line in acts.stdout.splitlines()]
+    assert act["kind"] == "decreto" and act["treaty"]["signed_at"] == "Santiago"
