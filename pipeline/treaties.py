@@ -14,6 +14,11 @@ Two things announce a treaty in a gazette:
       PROTOCOL AMENDING THE CONVENTION BETWEEN BRAZIL AND SWEDEN FOR THE AVOIDANCE ...
       PROTOKOLL OM ÄNDRING I SKATTEAVTALET MELLAN BRASILIEN OCH SVERIGE FÖR ...
 
+* else its preamble, where the parties name themselves::
+
+      The Government of the Federative Republic of Brazil and the Government of Japan,
+      Desiring to modify and supplement the "Convention between ...
+
 :func:`treaty_in` reads both from an act's text (or a whole pre-cut document's) and
 returns what it found: the instrument, the title, the parties as printed, where and
 when it was signed, and the decree that promulgates it.
@@ -49,6 +54,12 @@ _PARTY_PREFIX = re.compile(
     r"((REPÚBLICA\s+FEDERATIVA|REPÚBLICA|REINO|FEDERATIVE\s+REPUBLIC|PEOPLE[’']S\s+REPUBLIC|"
     r"REPUBLIC|KINGDOM|"
     r"ESTADO|STATE)\s+(D[AOE]S?|OF)\s+)?((A|O|THE)\s+)?", re.IGNORECASE)
+
+#: A bilateral treaty's opening words: the two governments, then what they desire.
+_PREAMBLE = re.compile(
+    r"(?:(The\s+Government\s+of)|O\s+Governo\s+d[aoe]s?)\s[^,\n]{3,120}?\s(?:and|e)\s+"
+    r"(?:the\s+Government\s+of|o\s+Governo\s+d[aoe]s?)\s[^,\n]{2,120}?,?\s*\n?\s*"
+    r"(?=Desiring|Desirous|Wishing|Considering|Desejando|Desejosos|Considerando)")
 
 _DECREE = re.compile(r"DECRETO\s+N[º°o]\s*-?\s*([\d.]+),?\s+DE\s+(\d{1,2})º?\s+DE\s+"
                      r"([A-ZÇ]+)\s+DE\s+(\d{4})")
@@ -144,6 +155,17 @@ def treaty_in(text: str) -> Treaty | None:
         if len(parties) >= 2:
             return Treaty(instrument=title.split()[0].capitalize(), title=title,
                           parties=parties, language=language)
+    preamble = _PREAMBLE.search(text[:4000])
+    if preamble is not None:
+        language = "en" if preamble.group(1) else "pt"
+        between = TITLES[language][1]
+        parties = parties_of(f"{between} {' '.join(preamble.group(0).split()).upper()},",
+                             language)
+        if len(parties) == 2:
+            names = "|".join(instrument for instrument, _, _ in TITLES.values())
+            instrument = re.match(rf"\s*({names})\b", text, re.IGNORECASE)
+            return Treaty(instrument=instrument.group(1).capitalize() if instrument else "",
+                          title="", parties=parties, language=language)
     return None
 
 

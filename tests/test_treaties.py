@@ -47,6 +47,17 @@ def test_a_treaty_text_is_recognised_by_its_title_in_each_language():
     assert brazil_india is not None and brazil_india.parties == ("BRASIL", "ÍNDIA")
 
 
+def test_a_treaty_without_a_title_in_capitals_is_known_by_its_preamble():
+    japan = treaty_in((SAMPLES / "001_92f44dad33fafe9c.txt").read_text(encoding="utf-8"))
+    assert japan is not None
+    assert (japan.instrument, japan.parties, japan.language) == (
+        "Protocol", ("BRAZIL", "JAPAN"), "en")
+    korea = treaty_in("O Governo da República Federativa do Brasil e o Governo da República "
+                      "da Coreia,\nDesejando concluir um Acordo para evitar a dupla "
+                      "tributação,\nAcordaram o seguinte:")
+    assert korea is not None and (korea.instrument, korea.parties) == ("", ("BRASIL", "COREIA"))
+
+
 def test_domestic_agreements_and_mentions_are_not_treaties():
     assert treaty_in("EXTRATO DO ACORDO DE COOPERAÇÃO TÉCNICA ENTRE A UNIÃO E O ESTADO DE "
                      "GOIÁS\nEspécie: Acordo de Cooperação.") is None
@@ -85,7 +96,8 @@ def test_the_commands_list_acts_and_treaties(tmp_path: Path):
     assert listed.returncode == 0, listed.stdout + listed.stderr
     rows = [json.loads(line) for line in listed.stdout.splitlines()]
     assert [(row["act"], row["parties"], row["decree"]) for row in rows] == [
-        ("DECRETO Nº 12.863, DE 2 DE MARÇO DE 2026", ["BRASIL", "CHILE"], "12.863")]
+        ("DECRETO Nº 12.863, DE 2 DE MARÇO DE 2026", ["BRASIL", "CHILE"], "12.863"),
+        ("", ["BRAZIL", "JAPAN"], None)]  # a file with no act heading: the whole text
     acts = gazette("acts", "--json", str(DECREE), cwd=tmp_path)
     assert acts.returncode == 0, acts.stdout + acts.stderr
     (act,) = [json.loads(line) for line in acts.stdout.splitlines()]
