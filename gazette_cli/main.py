@@ -13,6 +13,7 @@ import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 from uuid import UUID
@@ -25,6 +26,7 @@ from pipeline.catalog import WorkingRow
 from pipeline.config import Settings, check_settings, prefect_environment
 from pipeline.errors import BusyError, GazetteError
 from pipeline.records import CorpusExport, DocumentSummary, IngestedDocument
+from pipeline.treaties import Treaty
 
 T = TypeVar("T")
 
@@ -234,22 +236,12 @@ def treaties(
     """List the treaties the files promulgate or print: per act of an edition (or per
     file, for a file with no act heading), the instrument, parties, signature and
     promulgating decree (see pipeline.treaties)."""
-    from pipeline.acts import find_acts
-    from pipeline.treaties import treaty_in
-
     table = Table(title="treaties")
     for column in ("file", "act", "instrument", "parties", "signed", "decree"):
         table.add_column(column, overflow="fold")
     table.add_column("title", no_wrap=True, max_width=30)
     for file in files:
-        document = _ingest_one(file)
-        found = find_acts(document.pages)
-        texts = ([(act.heading, act.text) for act in found] if found else
-                 [("", "\n\n".join(page.text for page in document.pages))])
-        for heading, text in texts:
-            treaty = treaty_in(text)
-            if treaty is None:
-                continue
+        for heading, treaty in _file_treaties(file):
             if as_json:
                 typer.echo(json.dumps({"file": str(file), "act": heading} | asdict(treaty),
                                       ensure_ascii=False))
@@ -260,6 +252,65 @@ def treaties(
                           signed, decree, treaty.title)
     if not as_json:
         console.print(table)
+
+
+@app.command()
+def match(
+    files: Annotated[list[Path], typer.Argument(exists=True, dir_okay=False, readable=True,
+                                                help="PDFs or text files.")],
+    tsv_dir: Annotated[Path | None, typer.Option(
+        "--tsv", help="Also align each pair (as `gazette pair` does) and write its TSV "
+                      "files here.")] = None,
+) -> None:
+    """Find which files hold the same treaty in English and in another language: their
+    parties are the same countries (names compared across languages), with the
+    instrument and the signature date as further evidence (see pipeline.pairing).
+    `gazette pair` aligns a pair you name yourself."""
+    from pipeline.pairing import find_pairs
+
+    found = []
+    for file in files:
+        held = _file_treaties(file)
+        if len(held) > 1:
+            console.print(f"{file.name}: {len(held)} treaties (an edition); left out")
+        found.append((str(file), held[0][1] if len(held) == 1 else None))
+    pairs = find_pairs(found)
+    table = Table(title=f"{len(pairs)} pair(s) among {len(files)} file(s)")
+    for column in ("English", "translation", "countries", "agree", "confidence"):
+        table.add_column(column, overflow="fold")
+    for pairing in pairs:
+        table.add_row(Path(pairing.english).name, Path(pairing.other).name,
+                      " ".join(pairing.countries), ", ".join(pairing.evidence),
+                      f"{pairing.confidence:.2f}")
+    console.print(table)
+    if tsv_dir is None:
+        return
+    from pipeline.export.tabular import tsv
+    from pipeline.stages import pair_documents
+
+    settings = Settings.for_root(Path())
+    tsv_dir.mkdir(parents=True, exist_ok=True)
+    for pairing in pairs:
+        english, other = Path(pairing.english), Path(pairing.other)
+        units, languages = _or_exit(partial(pair_documents, english, other, settings))
+        for language in languages:
+            target = tsv_dir / f"{english.stem}+{other.stem}.{language}.tsv"
+            target.write_text(tsv(units, language), encoding="utf-8")
+            console.print(f"  {target}")
+
+
+def _file_treaties(file: Path) -> list[tuple[str, Treaty]]:
+    """The treaties a file holds, each with the heading of its act: per act of an
+    edition, or the whole text (heading "") for a file with no act heading."""
+    from pipeline.acts import find_acts
+    from pipeline.treaties import treaty_in
+
+    document = _ingest_one(file)
+    found = find_acts(document.pages)
+    texts = ([(act.heading, act.text) for act in found] if found else
+             [("", "\n\n".join(page.text for page in document.pages))])
+    return [(heading, treaty) for heading, text in texts
+            if (treaty := treaty_in(text)) is not None]
 
 
 @app.command()

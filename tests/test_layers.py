@@ -21,7 +21,7 @@ LAYERS: list[tuple[str, set[str]]] = [
         "config", "store", "catalog", "report", "parts", "legacy_hindi", "language",
         "embedding.build", "embedding.encoder"}),
     ("stage 1, ingest", {"pagedecision", "scan", "pdfread", "ingest"}),
-    ("an edition's acts and its treaties", {"acts", "treaties"}),
+    ("an edition's acts, its treaties, their pairs", {"acts", "treaties", "pairing"}),
     ("stage 2, repair", {"repair", "repair._tables", "repair.hindi_layer",
                          "repair.glyph_map", "repair.rules"}),
     ("stage 3, language split", {"langsplit"}),

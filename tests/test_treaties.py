@@ -14,6 +14,7 @@ from projects import gazette
 
 from pipeline.acts import find_acts
 from pipeline.pagedecision import text_in_reading_order
+from pipeline.pairing import country_code, find_pairs
 from pipeline.records import Page
 from pipeline.treaties import Treaty, treaty_in, treaty_titles
 
@@ -102,3 +103,42 @@ def test_the_commands_list_acts_and_treaties(tmp_path: Path):
     assert acts.returncode == 0, acts.stdout + acts.stderr
     (act,) = [json.loads(line) for line in acts.stdout.splitlines()]
     assert act["kind"] == "decreto" and act["treaty"]["signed_at"] == "Santiago"
+
+
+def the_trilingual_seed_cut_by_language() -> dict[str, str]:
+    text = (SAMPLES / "002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
+    english, swedish = text.index("PROTOCOL AMENDING"), text.index("PROTOKOLL")
+    return {"en.txt": text[english:swedish], "pt.txt": text[:english],
+            "sv.txt": text[swedish:]}
+
+
+def test_a_treaty_s_texts_in_separate_documents_are_paired_across_languages():
+    documents = the_trilingual_seed_cut_by_language()
+    for name in ("001_92f44dad33fafe9c.txt", "004_5572047d3d386aa9.txt",
+                 "000_2a61d363becf8d44.txt"):
+        documents[name] = (SAMPLES / name).read_text(encoding="utf-8")
+    pairs = find_pairs([(name, treaty_in(text)) for name, text in documents.items()])
+    # Brazil-Sweden in English, Portuguese and Swedish; Brazil-Japan (English only),
+    # Brazil-Chile and Brazil-India (Portuguese only) have no partner here
+    assert [(p.english, p.other, p.countries, p.evidence, p.confidence) for p in pairs] == [
+        ("en.txt", "pt.txt", ("BR", "SE"), ("parties", "instrument"), 1.0),
+        ("en.txt", "sv.txt", ("BR", "SE"), ("parties", "instrument"), 1.0)]
+
+
+def test_country_names_compare_across_languages_and_unknown_names_pair_nothing():
+    assert {country_code(name) for name in ("ÍNDIA", "India", "Indien", "भारत")} == {"IN"}
+    assert country_code("REPÚBLICA POPULAR DA CHINA") == "CN"
+    korea = Treaty("Acordo", "", ("BRASIL", "COREIA"), "pt")
+    assert find_pairs([("en", Treaty("Agreement", "", ("BRAZIL", "KOREA"), "en")),
+                       ("pt", korea)]) == []
+
+
+@pytest.mark.slow
+def test_the_match_command_finds_the_pairs(tmp_path: Path):
+    for name, text in the_trilingual_seed_cut_by_language().items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    found = gazette("match", "en.txt", "pt.txt", "sv.txt", str(DECREE), cwd=tmp_path)
+    assert found.returncode == 0, found.stdout + found.stderr
+    assert "2 pair(s) among 4 file(s)" in found.stdout
+    rows = [line for line in found.stdout.splitlines() if "en.txt" in line]
+    assert len(rows) == 2 and "pt.txt" in rows[0] and "sv.txt" in rows[1]

@@ -1,0 +1,137 @@
+"""Find which documents hold the same treaty in different languages.
+
+A treaty's English text and its translation often arrive as separate documents: the
+English text dropped into the inbox, the Portuguese one inside a decree. Each document
+says which treaty it holds (:func:`pipeline.treaties.treaty_in`); the parties, named
+in the document's language (``BRASIL`` / ``SUÉCIA``, ``BRAZIL`` / ``SWEDEN``,
+``BRASILIEN`` / ``SVERIGE``), become country codes through the Unicode CLDR names of
+every territory in each language (Babel), so they compare across languages
+(``{BR, SE}``). Two documents are a pair when their parties are the same countries and
+one of them is English; :func:`find_pairs` says so with its evidence. A party whose
+name is no country's (``REPÚBLICA DA COREIA``: CLDR knows ``Coreia do Sul``) pairs
+nothing: better no pair than a wrong one.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from pipeline.treaties import Treaty
+
+__all__ = ["Pairing", "country_code", "find_pairs"]
+
+#: Languages whose country names are known (Babel locales).
+LANGUAGES = ("pt", "en", "sv", "hi")
+
+#: Instruments by what they are, whatever the language names them.
+_INSTRUMENTS = {"protocolo": "protocol", "protocol": "protocol", "protokoll": "protocol",
+                "convenção": "convention", "convention": "convention",
+                "konvention": "convention", "acordo": "agreement", "agreement": "agreement",
+                "avtal": "agreement", "tratado": "treaty", "treaty": "treaty"}
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Two documents found to hold the same treaty, English first."""
+
+    english: str
+    other: str
+    countries: tuple[str, ...]
+    #: What agrees: "parties", "instrument", "signature date".
+    evidence: tuple[str, ...]
+    #: 1.0 when parties, instrument and signature date (where both give them) agree,
+    #: less for each that is missing.
+    confidence: float
+
+
+def country_code(name: str) -> str | None:
+    """The ISO code of a country as a treaty names it, in any of :data:`LANGUAGES`.
+
+    >>> country_code("SUÉCIA"), country_code("Sweden"), country_code("SVERIGE")
+    ('SE', 'SE', 'SE')
+    >>> country_code("PEOPLE’S REPUBLIC OF CHINA"), country_code("Atlantis")
+    ('CN', None)
+    """
+    key = _key(name)
+    names = _country_names()
+    if key in names:
+        return names[key]
+    # the longest known name at the end of the party ("... REPUBLIC OF CHINA")
+    words = key.split()
+    for start in range(1, len(words)):
+        tail = " ".join(words[start:])
+        if tail in names:
+            return names[tail]
+    return None
+
+
+def find_pairs(treaties: Sequence[tuple[str, Treaty | None]]) -> list[Pairing]:
+    """Pairs of documents (by name) holding the same treaty: each English document with,
+    per other language, the document that agrees best (the first named on a tie); a
+    translation pairs with one English document at most."""
+    known = [(name, treaty, _countries(treaty)) for name, treaty in treaties
+             if treaty is not None]
+    known = [(name, treaty, countries) for name, treaty, countries in known
+             if len(countries) >= 2]
+    pairs: list[Pairing] = []
+    taken: set[str] = set()
+    for name, treaty, countries in known:
+        if treaty.language != "en":
+            continue
+        best: dict[str, Pairing] = {}
+        for other, other_treaty, other_countries in known:
+            if other_treaty.language == "en" or other in taken or other_countries != countries:
+                continue
+            pairing = _pairing(name, treaty, other, other_treaty, countries)
+            held = best.get(other_treaty.language)
+            if held is None or pairing.confidence > held.confidence:
+                best[other_treaty.language] = pairing
+        pairs.extend(best.values())
+        taken.update(pairing.other for pairing in best.values())
+    return pairs
+
+
+def _pairing(english: str, treaty: Treaty, other: str, other_treaty: Treaty,
+             countries: frozenset[str]) -> Pairing:
+    evidence = ["parties"]
+    checks = 1
+    kinds = {_INSTRUMENTS.get(t.instrument.lower()) for t in (treaty, other_treaty)}
+    if None not in kinds:
+        checks += 1
+        if len(kinds) == 1:
+            evidence.append("instrument")
+    if treaty.signed_on and other_treaty.signed_on:
+        checks += 1
+        if treaty.signed_on == other_treaty.signed_on:
+            evidence.append("signature date")
+    return Pairing(english, other, tuple(sorted(countries)), tuple(evidence),
+                   round(len(evidence) / checks, 3))
+
+
+def _countries(treaty: Treaty) -> frozenset[str]:
+    codes = {country_code(party) for party in treaty.parties}
+    return frozenset(code for code in codes if code) if None not in codes else frozenset()
+
+
+def _key(name: str) -> str:
+    """A name compared without case, accents or punctuation."""
+    folded = unicodedata.normalize("NFKD", name.casefold())
+    plain = "".join(c for c in folded if not unicodedata.combining(c))
+    return " ".join(re.sub(r"[^\w\s]", " ", plain).split())
+
+
+@cache
+def _country_names() -> dict[str, str]:
+    """Every country's name in every language of :data:`LANGUAGES` → its code."""
+    from babel import Locale
+
+    names: dict[str, str] = {}
+    for language in LANGUAGES:
+        for code, name in Locale(language).territories.items():
+            if code.isalpha() and len(code) == 2:  # countries, not regions ("001")
+                names.setdefault(_key(name), code)
+    return names
