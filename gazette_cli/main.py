@@ -241,7 +241,7 @@ def treaties(
         table.add_column(column, overflow="fold")
     table.add_column("title", no_wrap=True, max_width=30)
     for file in files:
-        for heading, treaty in _file_treaties(file):
+        for heading, treaty in _treaties_in(_ingest_one(file)):
             if as_json:
                 typer.echo(json.dumps({"file": str(file), "act": heading} | asdict(treaty),
                                       ensure_ascii=False))
@@ -264,17 +264,22 @@ def match(
 ) -> None:
     """Find which files hold the same treaty in English and in another language: their
     parties are the same countries (names compared across languages), with the
-    instrument and the signature date as further evidence (see pipeline.pairing).
-    `gazette pair` aligns a pair you name yourself."""
-    from pipeline.pairing import find_pairs
+    instrument and the signature date as further evidence; or, for files with no
+    treaty, the same issue of a gazette or bulletin (its number and date) in English
+    and another language (see pipeline.pairing). `gazette pair` aligns a pair you name
+    yourself."""
+    from pipeline.pairing import find_issue_pairs, find_pairs, issue_of
 
-    found = []
+    treaties, issues = [], []
     for file in files:
-        held = _file_treaties(file)
+        document = _ingest_one(file)
+        held = _treaties_in(document)
         if len(held) > 1:
             console.print(f"{file.name}: {len(held)} treaties (an edition); left out")
-        found.append((str(file), held[0][1] if len(held) == 1 else None))
-    pairs = find_pairs(found)
+        treaties.append((str(file), held[0][1] if len(held) == 1 else None))
+        issues.append((str(file), None if held else issue_of(
+            "\n\n".join(page.text for page in document.pages))))
+    pairs = find_pairs(treaties) + find_issue_pairs(issues)
     table = Table(title=f"{len(pairs)} pair(s) among {len(files)} file(s)")
     for column in ("English", "translation", "countries", "agree", "confidence"):
         table.add_column(column, overflow="fold")
@@ -299,13 +304,12 @@ def match(
             console.print(f"  {target}")
 
 
-def _file_treaties(file: Path) -> list[tuple[str, Treaty]]:
-    """The treaties a file holds, each with the heading of its act: per act of an
-    edition, or the whole text (heading "") for a file with no act heading."""
+def _treaties_in(document: IngestedDocument) -> list[tuple[str, Treaty]]:
+    """The treaties a document holds, each with the heading of its act: per act of an
+    edition, or the whole text (heading "") for a document with no act heading."""
     from pipeline.acts import find_acts
     from pipeline.treaties import treaty_in
 
-    document = _ingest_one(file)
     found = find_acts(document.pages)
     texts = ([(act.heading, act.text) for act in found] if found else
              [("", "\n\n".join(page.text for page in document.pages))])

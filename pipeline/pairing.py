@@ -7,7 +7,11 @@ in the document's language (``BRASIL`` / ``SUÉCIA``, ``BRAZIL`` / ``SWEDEN``,
 ``BRASILIEN`` / ``SVERIGE``), become country codes through the Unicode CLDR names of
 every territory in each language (Babel), so they compare across languages
 (``{BR, SE}``). Two documents are a pair when their parties are the same countries and
-one of them is English; :func:`find_pairs` says so with its evidence. A party whose
+one of them is English; :func:`find_pairs` says so with its evidence.
+
+A gazette or a bulletin published in two languages is known by its issue instead: its
+number and date, as each edition prints them (``No. 59`` / ``संख्या 59``, ``Saturday,
+February 1, 2020`` / ``शनिवार, 1 फरवरी, 2020``): :func:`find_issue_pairs`. A party whose
 name is no country's (``REPÚBLICA DA COREIA``: CLDR knows ``Coreia do Sul``) pairs
 nothing: better no pair than a wrong one.
 """
@@ -22,7 +26,7 @@ from functools import cache
 
 from pipeline.treaties import Treaty
 
-__all__ = ["Pairing", "country_code", "find_pairs"]
+__all__ = ["Issue", "Pairing", "country_code", "find_issue_pairs", "find_pairs", "issue_of"]
 
 #: Languages whose country names are known (Babel locales).
 LANGUAGES = ("pt", "en", "sv", "hi")
@@ -92,6 +96,70 @@ def find_pairs(treaties: Sequence[tuple[str, Treaty | None]]) -> list[Pairing]:
                 best[other_treaty.language] = pairing
         pairs.extend(best.values())
         taken.update(pairing.other for pairing in best.values())
+    return pairs
+
+
+@dataclass(frozen=True)
+class Issue:
+    """The number and date of a gazette's or bulletin's issue, in the edition's language."""
+
+    number: str
+    #: ISO date.
+    date: str
+    language: str
+
+
+#: Month names → number, per language.
+MONTHS = {
+    "en": ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december"),
+    "pt": ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto",
+           "setembro", "outubro", "novembro", "dezembro"),
+    "hi": ("जनवरी", "फरवरी", "मार्च", "अप्रैल", "मई", "जून", "जुलाई", "अगस्त", "सितंबर",
+           "अक्टूबर", "नवंबर", "दिसंबर"),
+}
+_ISSUE_NUMBER = re.compile(r"(?:\bNo\.|\bN[º°]|संख्या)\s*(\d{1,5})\b")
+
+
+def issue_of(text: str) -> Issue | None:
+    """The issue a document's first lines name: a number and a date in one language.
+
+    >>> issue_of("BULLETIN – PART I\\nSaturday, February 1, 2020/Magha 12\\nNo. 59\\n")
+    Issue(number='59', date='2020-02-01', language='en')
+    >>> issue_of("समाचार भाग 1\\nशनिवार, 1 फरवरी, 2020/12 माघ\\nसंख्या 59\\n")
+    Issue(number='59', date='2020-02-01', language='hi')
+    """
+    head = text[:1500]
+    number = _ISSUE_NUMBER.search(head)
+    if number is None:
+        return None
+    for language, months in MONTHS.items():
+        names = "|".join(months)
+        month_first = re.search(rf"\b({names})\s+(\d{{1,2}}),\s*(\d{{4}})", head,
+                                re.IGNORECASE)
+        day_first = re.search(rf"\b(\d{{1,2}})º?\s+(?:de\s+)?({names}),?\s+(?:de\s+)?(\d{{4}})",
+                              head, re.IGNORECASE)
+        if month_first is not None:
+            month, day, year = month_first.groups()
+        elif day_first is not None:
+            day, month, year = day_first.groups()
+        else:
+            continue
+        iso = f"{int(year):04d}-{months.index(month.lower()) + 1:02d}-{int(day):02d}"
+        return Issue(number.group(1), iso, language)
+    return None
+
+
+def find_issue_pairs(issues: Sequence[tuple[str, Issue | None]]) -> list[Pairing]:
+    """Pairs of documents (by name) that are the same issue in English and in another
+    language: the same number and date."""
+    english = [(name, issue) for name, issue in issues if issue and issue.language == "en"]
+    pairs = []
+    for name, issue in english:
+        pairs += [Pairing(name, other, (), ("issue number", "date"), 1.0)
+                  for other, found in issues
+                  if found is not None and found.language != "en"
+                  and (found.number, found.date) == (issue.number, issue.date)]
     return pairs
 
 

@@ -1,6 +1,7 @@
 """Treaties recognised in decrees and in treaty texts: the seed documents (real decrees
 and treaty texts in Portuguese, English and Swedish) and a real edition with a treaty
-decree placed among its acts."""
+decree placed among its acts; and the documents that hold one treaty, or one issue of a
+bulletin, in two languages found and paired."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from projects import gazette
 
 from pipeline.acts import find_acts
 from pipeline.pagedecision import text_in_reading_order
-from pipeline.pairing import country_code, find_pairs
+from pipeline.pairing import country_code, find_issue_pairs, find_pairs, issue_of
 from pipeline.records import Page
 from pipeline.treaties import Treaty, treaty_in, treaty_titles
 
@@ -142,3 +143,26 @@ def test_the_match_command_finds_the_pairs(tmp_path: Path):
     assert "2 pair(s) among 4 file(s)" in found.stdout
     rows = [line for line in found.stdout.splitlines() if "en.txt" in line]
     assert len(rows) == 2 and "pt.txt" in rows[0] and "sv.txt" in rows[1]
+
+
+def test_the_same_issue_in_two_languages_pairs_and_another_issue_does_not():
+    english = issue_of("LOK SABHA\nBULLETIN – PART I\nSaturday, February 1, 2020\nNo. 59\n")
+    hindi = issue_of("लोक सभा\nसमाचार भाग 1\nशनिवार, 1 फरवरी, 2020\nसंख्या 59\n")
+    next_day = issue_of("लोक सभा\nसमाचार भाग 1\nसोमवार, 3 फरवरी, 2020\nसंख्या 60\n")
+    assert english is not None and hindi is not None and next_day is not None
+    pairs = find_issue_pairs([("en", english), ("hi", hindi), ("hi-60", next_day)])
+    assert [(p.english, p.other, p.evidence) for p in pairs] == [
+        ("en", "hi", ("issue number", "date"))]
+
+
+@pytest.mark.slow
+def test_the_english_and_hindi_editions_of_a_bulletin_are_found_to_be_one_issue(
+        shared: Path, tmp_path: Path):
+    """Lok Sabha Bulletin Part I no. 59 of 1 February 2020, in English and in Hindi (a
+    legacy-font PDF), among two other Hindi documents."""
+    india = sorted((shared / "corpora/india-pdfs").glob("*.pdf"))
+    found = gazette("match", *map(str, india), cwd=tmp_path)
+    assert found.returncode == 0, found.stdout + found.stderr
+    assert f"1 pair(s) among {len(india)} file(s)" in found.stdout
+    (row,) = [line for line in found.stdout.splitlines() if "1.02.2020.pdf" in line]
+    assert "010220_hi.pdf" in row and "issue number, date" in row
