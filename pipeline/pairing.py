@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from pipeline.treaties import Treaty
+from pipeline.treaties import MONTHS, Treaty, iso_date
 
 __all__ = ["Issue", "Pairing", "country_code", "find_issue_pairs", "find_pairs", "issue_of"]
 
@@ -109,15 +109,6 @@ class Issue:
     language: str
 
 
-#: Month names → number, per language.
-MONTHS = {
-    "en": ("january", "february", "march", "april", "may", "june", "july", "august",
-           "september", "october", "november", "december"),
-    "pt": ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto",
-           "setembro", "outubro", "novembro", "dezembro"),
-    "hi": ("जनवरी", "फरवरी", "मार्च", "अप्रैल", "मई", "जून", "जुलाई", "अगस्त", "सितंबर",
-           "अक्टूबर", "नवंबर", "दिसंबर"),
-}
 _ISSUE_NUMBER = re.compile(r"(?:\bNo\.|\bN[º°]|संख्या)\s*(\d{1,5})\b")
 
 
@@ -145,8 +136,8 @@ def issue_of(text: str) -> Issue | None:
             day, month, year = day_first.groups()
         else:
             continue
-        iso = f"{int(year):04d}-{months.index(month.lower()) + 1:02d}-{int(day):02d}"
-        return Issue(number.group(1), iso, language)
+        iso = iso_date(day, month, year, language)
+        return Issue(number.group(1), iso, language) if iso else None
     return None
 
 

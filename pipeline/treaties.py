@@ -29,11 +29,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Treaty", "parties_of", "treaty_in", "treaty_titles"]
+__all__ = ["MONTHS", "Treaty", "iso_date", "parties_of", "treaty_in", "treaty_titles"]
 
-MONTHS = {"janeiro": 1, "fevereiro": 2, "março": 3, "abril": 4, "maio": 5, "junho": 6,
-          "julho": 7, "agosto": 8, "setembro": 9, "outubro": 10, "novembro": 11,
-          "dezembro": 12}
+#: Month names, January first, per language (dates in decrees, gazettes, bulletins).
+MONTHS = {
+    "en": ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december"),
+    "pt": ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto",
+           "setembro", "outubro", "novembro", "dezembro"),
+    "hi": ("जनवरी", "फरवरी", "मार्च", "अप्रैल", "मई", "जून", "जुलाई", "अगस्त", "सितंबर",
+           "अक्टूबर", "नवंबर", "दिसंबर"),
+}
 
 #: Instrument words that open a treaty's title, and the word that introduces its
 #: parties, per language.
@@ -147,9 +153,9 @@ def treaty_in(text: str) -> Treaty | None:
             instrument=title.split()[0], title=title,
             parties=parties_of(title.upper(), "pt"), language="pt",
             signed_at=" ".join(place.split()) if place else None,
-            signed_on=_iso(day, month, year) if place else None,
+            signed_on=iso_date(day, month, year) if place else None,
             decree=decree.group(1) if decree else None,
-            decree_on=_iso(*decree.group(2, 3, 4)) if decree else None)
+            decree_on=iso_date(*decree.group(2, 3, 4)) if decree else None)
     for language, title in treaty_titles(text):
         parties = parties_of(title, language)
         if len(parties) >= 2:
@@ -190,6 +196,13 @@ def _capitals_only(run: str) -> str:
     return " ".join(words).rstrip(" ,")
 
 
-def _iso(day: str, month: str, year: str) -> str | None:
-    number = MONTHS.get(month.lower())
-    return f"{int(year):04d}-{number:02d}-{int(day):02d}" if number else None
+def iso_date(day: str, month: str, year: str, language: str = "pt") -> str | None:
+    """A date from its day, month name and year (None if the month is no month).
+
+    >>> iso_date("3", "Março", "2022"), iso_date("1", "फरवरी", "2020", "hi")
+    ('2022-03-03', '2020-02-01')
+    """
+    months = MONTHS[language]
+    if month.lower() not in months:
+        return None
+    return f"{int(year):04d}-{months.index(month.lower()) + 1:02d}-{int(day):02d}"
