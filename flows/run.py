@@ -164,6 +164,14 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
     summaries = [futures[s.doc_id].result() if s.doc_id in futures
                  else stages.skipped(settings, s) for s in sources]
     catalog.finish_run(run_id, summaries)
+    if futures:  # documents changed: pairs across documents may have too
+        try:
+            for pairing in stages.pair_across_documents(settings):
+                logger.info("paired %s with %s (%s agree, confidence %.2f): aligned/%s+%s",
+                            pairing.english, pairing.other, ", ".join(pairing.evidence),
+                            pairing.confidence, pairing.english, pairing.other)
+        except Exception as exc:  # the documents' own outputs stand; say what failed
+            logger.error("pairing documents across languages failed: %s", exc)
     create_markdown_artifact(run_report(summaries, changed), key="gazette-run",
                              description=f"gazette run {run_id} on {settings.raw}")
     return summaries

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from pipeline.export import Selection, corpus, dropped_summary, read_units, rend
 from pipeline.export.units import ExportUnit, article_records, units_of
 from pipeline.ingest import discover, ingest, source_for
 from pipeline.langsplit import label_blocks, sections_of
+from pipeline.pairing import Pairing, find_issue_pairs, find_pairs, issue_of
 from pipeline.records import (
     Article,
     CleanedDocument,
@@ -39,6 +41,7 @@ from pipeline.sentalign import AlignParams, Bead
 from pipeline.sentences import split_sentences
 from pipeline.store import DocumentOutput, jsonl, publish_folder, read_manifest
 from pipeline.structure import decree_number, structure_json, structure_of
+from pipeline.treaties import treaty_in
 
 __all__ = [
     "CORPUS",
@@ -47,6 +50,7 @@ __all__ = [
     "encoder_for",
     "export_corpus",
     "finish",
+    "pair_across_documents",
     "pair_documents",
     "read_structure",
     "repair_config",
@@ -285,6 +289,81 @@ def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[So
                          "give a document id as `gazette status` lists it, or a path "
                          "relative to raw/")
     return [s for s in sources if s.doc_id in only or s.relpath in only]
+
+
+def pair_across_documents(settings: Settings) -> list[Pairing]:
+    """Align the processed documents that hold one treaty (or one issue of a gazette)
+    in English and in another language, each pair into ``aligned/<english>+<other>/``.
+
+    Candidates are documents with text in the pivot language only and documents with
+    none (:mod:`pipeline.pairing` decides which belong together); a pair is published
+    with the export formats, ``pairing.json`` (what agreed) and a manifest, and is
+    aligned again only when either document or the build changed.
+    """
+    pivot = settings.pivot_language
+    english, others = [], []
+    for row in Catalog(settings).documents():
+        manifest = read_manifest(settings, row.doc_id) if row.status == "done" else None
+        if manifest is None:
+            continue
+        languages = set(manifest["summary"].get("languages", ()))
+        text = (settings.cleaned / row.doc_id / "text.txt").read_text(encoding="utf-8")
+        if languages == {pivot}:
+            english.append((row.doc_id, text, manifest))
+        elif languages and pivot not in languages:
+            others.append((row.doc_id, text, manifest))
+    if not english or not others:
+        return []
+    candidates = english + others
+    pairings = (find_pairs([(doc, treaty_in(text)) for doc, text, _ in candidates])
+                + find_issue_pairs([(doc, None if treaty_in(text) else issue_of(text))
+                                    for doc, text, _ in candidates]))
+    shas = {doc: manifest["sha256"] for doc, _, manifest in candidates}
+    for pairing in pairings:
+        _publish_pair(settings, pairing, shas)
+    return pairings
+
+
+def _publish_pair(settings: Settings, pairing: Pairing, shas: dict[str, str]) -> None:
+    pair_id = f"{pairing.english}+{pairing.other}"
+    record = {"doc_id": pair_id, "pair": [pairing.english, pairing.other],
+              "sha256": [shas[pairing.english], shas[pairing.other]],
+              "build": settings.output_key()}
+    published = read_manifest(settings, pair_id) or {}
+    if all(published.get(key) == value for key, value in record.items()):
+        return
+    pivot = settings.pivot_language
+    english = _published_articles(settings, pairing.english)
+    other = _published_articles(settings, pairing.other)
+    articles = {pivot: english.get(pivot, []),
+                **{language: found for language, found in other.items() if language != pivot}}
+    sentences = align_sentences(pair_articles(articles, pivot), encoder_for(settings).encode,
+                                align_params(settings), flag_below=settings.flag_below,
+                                second_pass=settings.align_second_pass)
+    units = units_of(pair_id, sentences, articles, None, pivot)
+    out = DocumentOutput(settings, pair_id)
+    out.start()
+    try:
+        for name, text in render(units, pair_id, settings.export_formats,
+                                 settings.regional_tags).files.items():
+            out.write("aligned", name, text)
+        out.write("aligned", "pairing.json", json.dumps(asdict(pairing), ensure_ascii=False,
+                                                        indent=1) + "\n")
+        out.publish(record)
+    finally:
+        out.discard()
+
+
+def _published_articles(settings: Settings, doc_id: str) -> dict[str, list[Article]]:
+    """A processed document's articles by language, as its structure stage found them."""
+    text = (settings.cleaned / doc_id / "text.txt").read_text(encoding="utf-8")
+    structure = json.loads((settings.cleaned / doc_id / "structure.json").read_text(
+        encoding="utf-8"))
+    articles: dict[str, list[Article]] = {}
+    for data in structure["articles"]:
+        article = Article.from_json(data, text)
+        articles.setdefault(article.language, []).append(article)
+    return articles
 
 
 def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentSummary] | None:
