@@ -166,10 +166,11 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
     catalog.finish_run(run_id, summaries)
     if futures:  # documents changed: pairs across documents may have too
         try:
-            for pairing in stages.pair_across_documents(settings):
-                logger.info("paired %s with %s (%s agree, confidence %.2f): aligned/%s+%s",
+            for pairing, aligned in stages.pair_across_documents(settings):
+                logger.info("paired %s with %s (%s agree, confidence %.2f): aligned/%s+%s%s",
                             pairing.english, pairing.other, ", ".join(pairing.evidence),
-                            pairing.confidence, pairing.english, pairing.other)
+                            pairing.confidence, pairing.english, pairing.other,
+                            "" if aligned else " (up to date)")
         except Exception as exc:  # the documents' own outputs stand; say what failed
             logger.error("pairing documents across languages failed: %s", exc)
     create_markdown_artifact(run_report(summaries, changed), key="gazette-run",

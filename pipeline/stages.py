@@ -291,14 +291,15 @@ def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[So
     return [s for s in sources if s.doc_id in only or s.relpath in only]
 
 
-def pair_across_documents(settings: Settings) -> list[Pairing]:
+def pair_across_documents(settings: Settings) -> list[tuple[Pairing, bool]]:
     """Align the processed documents that hold one treaty (or one issue of a gazette)
     in English and in another language, each pair into ``aligned/<english>+<other>/``.
 
     Candidates are documents with text in the pivot language only and documents with
     none (:mod:`pipeline.pairing` decides which belong together); a pair is published
     with the export formats, ``pairing.json`` (what agreed) and a manifest, and is
-    aligned again only when either document or the build changed.
+    aligned again only when either document or the build changed. Returns each pair
+    found, and whether it was aligned now (False: it was up to date).
     """
     pivot = settings.pivot_language
     english, others = [], []
@@ -319,19 +320,17 @@ def pair_across_documents(settings: Settings) -> list[Pairing]:
                 + find_issue_pairs([(doc, None if treaty_in(text) else issue_of(text))
                                     for doc, text, _ in candidates]))
     shas = {doc: manifest["sha256"] for doc, _, manifest in candidates}
-    for pairing in pairings:
-        _publish_pair(settings, pairing, shas)
-    return pairings
+    return [(pairing, _publish_pair(settings, pairing, shas)) for pairing in pairings]
 
 
-def _publish_pair(settings: Settings, pairing: Pairing, shas: dict[str, str]) -> None:
+def _publish_pair(settings: Settings, pairing: Pairing, shas: dict[str, str]) -> bool:
     pair_id = f"{pairing.english}+{pairing.other}"
     record = {"doc_id": pair_id, "pair": [pairing.english, pairing.other],
               "sha256": [shas[pairing.english], shas[pairing.other]],
               "build": settings.output_key()}
     published = read_manifest(settings, pair_id) or {}
     if all(published.get(key) == value for key, value in record.items()):
-        return
+        return False
     pivot = settings.pivot_language
     english = _published_articles(settings, pairing.english)
     other = _published_articles(settings, pairing.other)
@@ -352,6 +351,7 @@ def _publish_pair(settings: Settings, pairing: Pairing, shas: dict[str, str]) ->
         out.publish(record)
     finally:
         out.discard()
+    return True
 
 
 def _published_articles(settings: Settings, doc_id: str) -> dict[str, list[Article]]:
