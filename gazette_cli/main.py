@@ -627,10 +627,10 @@ def serve(
                           f"(log: {settings.state / 'prefect-server.log'}) …")
             _or_exit(server.start)
             os.environ["PREFECT_API_URL"] = server.api_url
-        from prefect import serve as prefect_serve
+        with _interrupts_deferred():  # Prefect's import would turn Ctrl-C into another error
+            from prefect import serve as prefect_serve
 
-        from flows.deployments import DEFAULT_CRON, deploy_to_pool, deployments
-
+            from flows.deployments import DEFAULT_CRON, deploy_to_pool, deployments
         api = os.environ["PREFECT_API_URL"]
         made = deployments(root.resolve(), cron, interval, dask, pool=pool is not None)
         if pool is not None:
@@ -673,6 +673,20 @@ def _stop_serving(root: Path, in_pool: list[UUID]) -> None:
                 console.print(f"gazette serve: flow run {name} cancelled (stopped with serve)")
     except Exception as exc:  # the server may be gone already: nothing left to tidy
         console.print(f"gazette serve: could not tidy the server's runs ({exc})")
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C until the block ends, then raise it as KeyboardInterrupt.
+
+    A Ctrl-C that lands while Prefect is imported arrives inside a pydantic serializer,
+    which reports it as a ``PydanticSerializationError`` (a traceback, exit 1) instead.
+    """
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a held Ctrl-C lands here
 
 
 def _until_stopped() -> None:
