@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -35,7 +36,7 @@ from prefect.client.schemas.objects import (
     StateType,
 )
 from prefect.deployments.runner import RunnerDeployment
-from prefect.exceptions import ObjectNotFound
+from prefect.exceptions import ObjectAlreadyExists, ObjectNotFound
 from prefect.states import Cancelled
 from prefect.types.entrypoint import EntrypointType
 from prefect.workers.process import ProcessWorker
@@ -165,9 +166,11 @@ def deploy_to_pool(made: list[RunnerDeployment], pool: str) -> list[UUID]:
         try:
             client.read_work_pool(pool)
         except ObjectNotFound:
-            client.create_work_pool(WorkPoolCreate(
-                name=pool, type="process",
-                base_job_template=ProcessWorker.get_default_base_job_template()))
+            # (a worker starting at the same time may have made it: `--type process`)
+            with suppress(ObjectAlreadyExists):
+                client.create_work_pool(WorkPoolCreate(
+                    name=pool, type="process",
+                    base_job_template=ProcessWorker.get_default_base_job_template()))
     ids = deploy(*made, work_pool_name=pool, print_next_steps_message=False,
                  ignore_warnings=True)
     assert isinstance(ids, list)  # called from sync code
