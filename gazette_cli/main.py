@@ -268,18 +268,19 @@ def match(
     treaty, the same issue of a gazette or bulletin (its number and date) in English
     and another language (see pipeline.pairing). `gazette pair` aligns a pair you name
     yourself."""
-    from pipeline.pairing import find_issue_pairs, find_pairs, issue_of
+    from pipeline.pairing import find_document_pairs
 
-    treaties, issues = [], []
+    documents: list[tuple[str, Treaty | None, str]] = []
     for file in files:
         document = _ingest_one(file)
         held = _treaties_in(document)
-        if len(held) > 1:
+        if len(held) > 1:  # an edition: out of both kinds of pairing
             console.print(f"{file.name}: {len(held)} treaties (an edition); left out")
-        treaties.append((str(file), held[0][1] if len(held) == 1 else None))
-        issues.append((str(file), None if held else issue_of(
-            "\n\n".join(page.text for page in document.pages))))
-    pairs = find_pairs(treaties) + find_issue_pairs(issues)
+            documents.append((str(file), None, ""))
+        else:
+            documents.append((str(file), held[0][1] if held else None,
+                              "\n\n".join(page.text for page in document.pages)))
+    pairs = find_document_pairs(documents)
     table = Table(title=f"{len(pairs)} pair(s) among {len(files)} file(s)")
     for column in ("English", "translation", "countries", "agree", "confidence"):
         table.add_column(column, overflow="fold")

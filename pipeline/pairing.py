@@ -26,7 +26,8 @@ from functools import cache
 
 from pipeline.treaties import MONTHS, Treaty, iso_date
 
-__all__ = ["Issue", "Pairing", "country_code", "find_issue_pairs", "find_pairs", "issue_of"]
+__all__ = ["Issue", "Pairing", "country_code", "find_document_pairs", "find_issue_pairs",
+           "find_pairs", "issue_of"]
 
 #: Languages whose country names are known (Babel locales).
 LANGUAGES = ("pt", "en", "sv", "hi")
@@ -152,6 +153,15 @@ def find_issue_pairs(issues: Sequence[tuple[str, Issue | None]]) -> list[Pairing
                   if found is not None and found.language != "en"
                   and (found.number, found.date) == (issue.number, issue.date)]
     return pairs
+
+
+def find_document_pairs(documents: Sequence[tuple[str, Treaty | None, str]]) -> list[Pairing]:
+    """Pairs among documents given as (name, the treaty it holds or None, its text): by
+    treaty (:func:`find_pairs`), and, for documents that hold none, by issue
+    (:func:`find_issue_pairs`; give an empty text to leave a document out of that)."""
+    return (find_pairs([(name, treaty) for name, treaty, _ in documents])
+            + find_issue_pairs([(name, None if treaty else issue_of(text))
+                                for name, treaty, text in documents]))
 
 
 def _pairing(english: str, treaty: Treaty, other: str, other_treaty: Treaty,

@@ -25,7 +25,7 @@ from pipeline.export import Selection, corpus, dropped_summary, read_units, rend
 from pipeline.export.units import ExportUnit, article_records, units_of
 from pipeline.ingest import discover, ingest, source_for
 from pipeline.langsplit import label_blocks, sections_of
-from pipeline.pairing import Pairing, find_issue_pairs, find_pairs, issue_of
+from pipeline.pairing import Pairing, find_document_pairs
 from pipeline.records import (
     Article,
     CleanedDocument,
@@ -244,13 +244,23 @@ def pair_documents(english: Path, other: Path, settings: Settings, second_pass: 
     _, _, other_articles = read_structure(other, settings)
     if not english_articles.get(pivot):
         raise InputError(f"no {pivot} text found in {english}")
-    articles = {pivot: english_articles[pivot],
-                **{lang: found for lang, found in other_articles.items() if lang != pivot}}
+    return _align_across(f"{english.stem}+{other.stem}", english_articles, other_articles,
+                         settings, second_pass)
+
+
+def _align_across(
+    pair_id: str, english: dict[str, list[Article]], other: dict[str, list[Article]],
+    settings: Settings, second_pass: bool = False,
+) -> tuple[list[ExportUnit], list[str]]:
+    """The pivot language's articles of one document aligned with the other languages'
+    of another: the units, and the languages paired with the pivot."""
+    pivot = settings.pivot_language
+    articles = {pivot: english.get(pivot, []),
+                **{language: found for language, found in other.items() if language != pivot}}
     sentences = align_sentences(
         pair_articles(articles, pivot), encoder_for(settings).encode, align_params(settings),
         flag_below=settings.flag_below, second_pass=second_pass or settings.align_second_pass)
-    units = units_of(f"{english.stem}+{other.stem}", sentences, articles, None, pivot)
-    return units, list(sentences)
+    return units_of(pair_id, sentences, articles, None, pivot), list(sentences)
 
 
 def align_files(src: Path, tgt: Path, settings: Settings, *, src_lang: str, tgt_lang: str,
@@ -316,9 +326,8 @@ def pair_across_documents(settings: Settings) -> list[tuple[Pairing, bool]]:
     if not english or not others:
         return []
     candidates = english + others
-    pairings = (find_pairs([(doc, treaty_in(text)) for doc, text, _ in candidates])
-                + find_issue_pairs([(doc, None if treaty_in(text) else issue_of(text))
-                                    for doc, text, _ in candidates]))
+    pairings = find_document_pairs([(doc, treaty_in(text), text)
+                                    for doc, text, _ in candidates])
     shas = {doc: manifest["sha256"] for doc, _, manifest in candidates}
     return [(pairing, _publish_pair(settings, pairing, shas)) for pairing in pairings]
 
@@ -331,15 +340,8 @@ def _publish_pair(settings: Settings, pairing: Pairing, shas: dict[str, str]) ->
     published = read_manifest(settings, pair_id) or {}
     if all(published.get(key) == value for key, value in record.items()):
         return False
-    pivot = settings.pivot_language
-    english = _published_articles(settings, pairing.english)
-    other = _published_articles(settings, pairing.other)
-    articles = {pivot: english.get(pivot, []),
-                **{language: found for language, found in other.items() if language != pivot}}
-    sentences = align_sentences(pair_articles(articles, pivot), encoder_for(settings).encode,
-                                align_params(settings), flag_below=settings.flag_below,
-                                second_pass=settings.align_second_pass)
-    units = units_of(pair_id, sentences, articles, None, pivot)
+    units, _ = _align_across(pair_id, _published_articles(settings, pairing.english),
+                             _published_articles(settings, pairing.other), settings)
     out = DocumentOutput(settings, pair_id)
     out.start()
     try:
