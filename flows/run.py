@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -20,16 +21,17 @@ from prefect import Task, flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 from prefect.context import TaskRunContext
-from prefect.futures import wait
+from prefect.futures import as_completed
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from pipeline import stages
 from pipeline.catalog import Catalog, is_current
 from pipeline.config import Settings, check_settings
+from pipeline.editions import ActDocument
 from pipeline.ingest import discover, ignored, ingest
-from pipeline.records import DocumentSummary, Source
+from pipeline.records import DocumentSummary, IngestedDocument, Source
 from pipeline.report import run_report
-from pipeline.store import DocumentOutput
+from pipeline.store import DocumentOutput, is_up_to_date
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -77,27 +79,33 @@ align_task = _stage_task(stages.run_align, "align")
 export_task = _stage_task(stages.run_export, "export")
 
 
+@dataclass(frozen=True)
+class Processed:
+    """What became of one document of the inbox: its summary, and, for an edition,
+    its acts, still to be processed (each a task of its own)."""
+
+    summary: DocumentSummary
+    acts: tuple[ActDocument, ...] = ()
+
+
 @task(name="process-document", task_run_name="{source.doc_id}", cache_policy=NO_CACHE,
       persist_result=False)
-def process_document(source: Source, settings: Settings, run_id: int) -> DocumentSummary:
-    """Run every stage on one document and publish its outputs; failures are summaries."""
+def process_document(source: Source, settings: Settings, run_id: int) -> Processed:
+    """Read one document, then cut it into acts if it is an edition, else run every
+    stage on it and publish its outputs; failures are summaries."""
     catalog = Catalog(settings)
     out = DocumentOutput(settings, source.doc_id)
     out.start()
+    acts: tuple[ActDocument, ...] = ()
     try:
         with catalog.stage(run_id, source.doc_id, "ingest"):
             document = stages.run_ingest(source, settings, out, read=read_task)
-        with catalog.stage(run_id, source.doc_id, "repair"):
-            cleaned = repair_task(document, out)
-        with catalog.stage(run_id, source.doc_id, "split"):
-            sections = split_task(cleaned, settings, out)
-        with catalog.stage(run_id, source.doc_id, "structure"):
-            articles = structure_task(sections, cleaned, out)
-        with catalog.stage(run_id, source.doc_id, "align"):
-            sentences = align_task(articles, settings, out)
-        with catalog.stage(run_id, source.doc_id, "export"):
-            counts = export_task(sentences, articles, cleaned, settings, out)
-        summary = stages.finish(source, cleaned, sections, sentences, counts, out)
+        cut = stages.run_cut(document, out)
+        get_run_logger().info("%s: %s", source.relpath, cut.reason)
+        if cut.acts:
+            summary, acts = stages.finish_edition(document, cut, out), cut.acts
+        else:
+            summary = _analyse(document, settings, out, catalog, run_id)
     except Exception as exc:  # a failed document is reported; the run goes on
         get_run_logger().error("%s failed: %s", source.relpath, exc)
         summary = DocumentSummary(doc_id=source.doc_id, relpath=source.relpath,
@@ -105,7 +113,51 @@ def process_document(source: Source, settings: Settings, run_id: int) -> Documen
     finally:
         out.discard()
     catalog.record(run_id, source, summary)
+    return Processed(summary, acts)
+
+
+@task(name="process-act", task_run_name="{act.doc_id}", cache_policy=NO_CACHE,
+      persist_result=False)
+def process_act(act: ActDocument, settings: Settings, run_id: int) -> DocumentSummary:
+    """Run the stages from repair on one act of an edition and publish its outputs."""
+    catalog = Catalog(settings)
+    source = act.document.source
+    out = DocumentOutput(settings, act.doc_id)
+    out.start()
+    try:
+        # the stages as plain calls: an edition has hundreds of acts, and a task run
+        # per stage and act would cost more than the work
+        summary = _analyse(act.document, settings, out, catalog, run_id, act=act)
+    except Exception as exc:
+        get_run_logger().error("%s failed: %s", act.doc_id, exc)
+        summary = DocumentSummary(doc_id=act.doc_id, relpath=source.relpath,
+                                  status="failed", error=str(exc))
+    finally:
+        out.discard()
+    catalog.record(run_id, source, summary)
     return summary
+
+
+def _analyse(document: IngestedDocument, settings: Settings, out: DocumentOutput,
+             catalog: Catalog, run_id: int, act: ActDocument | None = None,
+             ) -> DocumentSummary:
+    """Repair, split, structure, align and export one document (or one act: then each
+    stage is a plain call, not a task) and publish it."""
+    def step(stage: Task[P, R]) -> Callable[P, R]:
+        return stage if act is None else stage.fn
+
+    doc_id = document.source.doc_id
+    with catalog.stage(run_id, doc_id, "repair"):
+        cleaned = step(repair_task)(document, out)
+    with catalog.stage(run_id, doc_id, "split"):
+        sections = step(split_task)(cleaned, settings, out)
+    with catalog.stage(run_id, doc_id, "structure"):
+        articles = step(structure_task)(sections, cleaned, out)
+    with catalog.stage(run_id, doc_id, "align"):
+        sentences = step(align_task)(articles, settings, out)
+    with catalog.stage(run_id, doc_id, "export"):
+        counts = step(export_task)(sentences, articles, cleaned, settings, out)
+    return stages.finish(document.source, cleaned, sections, sentences, counts, out, act)
 
 
 def task_runner_for(dask: str | None) -> TaskRunner[Any]:
@@ -160,9 +212,27 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
             continue
         logger.info("[%d/%d] %s -> %s", number, len(sources), source.relpath, source.doc_id)
         futures[source.doc_id] = process_document.submit(source, settings, run_id)
-    wait(list(futures.values()))
-    summaries = [futures[s.doc_id].result() if s.doc_id in futures
-                 else stages.skipped(settings, s) for s in sources]
+    acts = {}  # an edition's acts, sent off as soon as it is cut
+    for future in as_completed(list(futures.values())):
+        processed = future.result()
+        todo = [act for act in processed.acts
+                if force or not is_up_to_date(settings, act.document.source)]
+        if processed.acts:
+            logger.info("%s: %d acts, %d to process", processed.summary.doc_id,
+                        len(processed.acts), len(todo))
+        acts[processed.summary.doc_id] = [process_act.submit(act, settings, run_id)
+                                          for act in todo]
+    summaries = []
+    for source in sources:
+        if source.doc_id not in futures:
+            summaries.append(stages.skipped(settings, source))
+            continue
+        summary = futures[source.doc_id].result().summary
+        if summary.acts:
+            summary = stages.edition_summary(summary, [f.result() for f in acts[source.doc_id]])
+            if summary.status == "failed":
+                catalog.record(run_id, source, summary)
+        summaries.append(summary)
     catalog.finish_run(run_id, summaries)
     if futures:  # documents changed: pairs across documents may have too
         try:

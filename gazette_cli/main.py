@@ -170,7 +170,8 @@ def summary_table(summaries: list[DocumentSummary]) -> Table:
             f"en-{lang} {count}" + (f" ({s.flagged[lang]} flagged)" if s.flagged.get(lang) else "")
             for lang, count in s.pairs.items())
         status = "[red]failed[/red]" if s.status == "failed" else s.status
-        table.add_row(s.doc_id, status, str(s.pages), methods, " ".join(s.languages),
+        languages = " ".join(s.languages) + (f" ({s.acts} acts)" if s.acts else "")
+        table.add_row(s.doc_id, status, str(s.pages), methods, languages.strip(),
                       str(s.repairs), pairs)
     return table
 

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pipeline.records import Page
 
@@ -107,8 +108,22 @@ class Act:
     bodies: tuple[str, ...]
     first_page: int
     last_page: int
-    #: The act's lines, bodies and heading first, running heads left out.
+    #: Where the act is in the edition's text (its pages joined by a blank line, as
+    #: :attr:`CleanedDocument.text`): from its first line (bodies, else heading) to
+    #: the end of its last.
+    start: int
+    end: int
+    #: The act's text: that span of the edition's (running heads between its pages
+    #: included).
     text: str
+
+
+class _Line(NamedTuple):
+    text: str
+    page: int
+    #: Where the line (stripped) starts and ends in the edition's text.
+    start: int
+    end: int
 
 
 @dataclass
@@ -116,15 +131,16 @@ class _Draft:
     kind: str
     heading: list[str]
     bodies: tuple[str, ...]
+    #: The heading's page.
     first_page: int
-    last_page: int
-    lines: list[str]
+    lines: list[_Line]
     #: Still in its heading: no line of text seen yet.
     open: bool = True
 
-    def done(self) -> Act:
+    def done(self, text: str) -> Act:
+        start, end = self.lines[0].start, self.lines[-1].end
         return Act(self.kind, " ".join(self.heading), self.bodies, self.first_page,
-                   self.last_page, "\n".join(self.lines))
+                   self.lines[-1].page, start, end, text[start:end])
 
 
 def heading_kind(line: str) -> str | None:
@@ -167,46 +183,45 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
     """The acts of an edition, in the order printed. Text before the first heading
     (the masthead, the table of contents) belongs to no act."""
     acts: list[_Draft] = []
-    capitals: list[str] = []      # lines in capitals since the last act's text
+    capitals: list[_Line] = []    # lines in capitals since the last act's text
     ministry = ""                 # the banner (ministry or branch) over the acts now
     fresh = False                 # a banner since the last heading
-    recent: list[str] = []        # the last lines, for a banner printed over two
-    for page in pages:
-        for line in _lines(page.text):
-            current = acts[-1] if acts else None
-            if line == "." and recent and not _mostly_capitals(recent[-1]):
-                banner = _banner(recent)  # "Ministério da Defesa" / "."
-                ministry, fresh, capitals = " ".join(banner), True, []
-                if current is not None and current.lines[-len(banner):] == banner:
-                    del current.lines[-len(banner):]
-            elif (kind := heading_kind(line)) and current and current.open and not capitals:
-                current.heading.append(line)  # a second heading line of the same act
+    recent: list[_Line] = []      # the last lines, for a banner printed over two
+    for line in _lines(pages):
+        current = acts[-1] if acts else None
+        if line.text == "." and recent and not _mostly_capitals(recent[-1].text):
+            banner = _banner(recent)  # "Ministério da Defesa" / "."
+            ministry, fresh, capitals = " ".join(b.text for b in banner), True, []
+            if current is not None and current.lines[-len(banner):] == banner:
+                del current.lines[-len(banner):]
+        elif (kind := heading_kind(line.text)) and current and current.open and not capitals:
+            current.heading.append(line.text)  # a second heading line of the same act
+            current.lines.append(line)
+        elif kind and current and _repeats(current, line.text):
+            current.heading = [line.text]  # the act's own heading under a title repeating it
+            current.lines.append(line)
+            current.open = True
+        elif kind:
+            start = _first_body([c.text for c in capitals])
+            found = _names([c.text for c in capitals[start:]])
+            if current is not None and found:
+                del current.lines[start - len(capitals):]  # they name the new act's bodies
+            bodies = (current.bodies if current is not None and not found and not fresh
+                      else (ministry,) * bool(ministry) + tuple(found))
+            acts.append(_Draft(kind, [line.text], bodies, line.page,
+                               [*capitals[start:], line]))
+            fresh, capitals = False, []
+        else:
+            if current is not None:
+                if current.open and _continues_heading(line.text):
+                    current.heading.append(line.text)
+                else:
+                    current.open = False
                 current.lines.append(line)
-            elif kind and current and _repeats(current, line):
-                current.heading = [line]  # the act's own heading under a title repeating it
-                current.lines.append(line)
-                current.open = True
-            elif kind:
-                start = _first_body(capitals)
-                found = _names(capitals[start:])
-                if current is not None and found:
-                    del current.lines[start - len(capitals):]  # they name the new act's bodies
-                bodies = (current.bodies if current is not None and not found and not fresh
-                          else (ministry,) * bool(ministry) + tuple(found))
-                acts.append(_Draft(kind, [line], bodies, page.number, page.number,
-                                   [*capitals[start:], line]))
-                fresh, capitals = False, []
-            else:
-                if current is not None:
-                    if current.open and _continues_heading(line):
-                        current.heading.append(line)
-                    else:
-                        current.open = False
-                    current.lines.append(line)
-                    current.last_page = page.number
-                capitals = [*capitals, line] if _mostly_capitals(line) else []
-            recent = [*recent[-2:], line]
-    return [draft.done() for draft in acts]
+            capitals = [*capitals, line] if _mostly_capitals(line.text) else []
+        recent = [*recent[-2:], line]
+    text = "\n\n".join(page.text for page in pages if page.text)
+    return [draft.done(text) for draft in acts]
 
 
 def _repeats(act: _Draft, line: str) -> bool:
@@ -223,17 +238,27 @@ def _act_number(heading: str) -> str:
     return re.sub(r"[\s.º°o-]", "", match.group(0)) if match else ""
 
 
-def _banner(recent: list[str]) -> list[str]:
+def _banner(recent: list[_Line]) -> list[_Line]:
     """The lines of the banner that ends above a "." line: from the last of ``recent``
     that starts one (``Ministério do Desenvolvimento, Indústria`` / ``e Comércio
     Exterior``), else the line just above."""
-    starts = [i for i, line in enumerate(recent) if _BANNER.match(line)]
+    starts = [i for i, line in enumerate(recent) if _BANNER.match(line.text)]
     return recent[starts[-1]:] if starts else recent[-1:]
 
 
-def _lines(text: str) -> list[str]:
-    return [line.strip() for line in text.splitlines()
-            if line.strip() and not _RUNNING.match(line.strip())]
+def _lines(pages: Sequence[Page]) -> Iterator[_Line]:
+    """Each page's lines, stripped, with where they are in the edition's text; blank
+    lines and running heads left out."""
+    base = 0
+    for page in pages:
+        if not page.text:
+            continue
+        for match in re.finditer(r"[^\n]+", page.text):
+            stripped = match.group().strip()
+            if stripped and not _RUNNING.match(stripped):
+                start = base + match.start() + match.group().index(stripped[0])
+                yield _Line(stripped, page.number, start, start + len(stripped))
+        base += len(page.text) + 2
 
 
 def _mostly_capitals(line: str) -> bool:

@@ -303,6 +303,9 @@ class DocumentSummary:
     #: Sentence pairs below the confidence threshold, per language.
     flagged: dict[str, int] = field(default_factory=dict)
     error: str | None = None
+    #: The acts an edition was cut into, each a document of its own (0: the document
+    #: is no edition; see :mod:`pipeline.editions`).
+    acts: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The summary as a JSON object."""

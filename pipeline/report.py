@@ -37,7 +37,7 @@ def run_report(summaries: list[DocumentSummary], settings: dict[str, Any] | None
         lines.append("| " + " | ".join(_cell(value) for value in (
             s.doc_id, s.status,
             ", ".join(f"{method} {n}" for method, n in s.methods.items()),
-            " ".join(s.languages),
+            " ".join(s.languages) + (f" ({s.acts} acts)" if s.acts else ""),
             ", ".join(f"{rule} {n}" for rule, n in s.rules.items()),
             ", ".join(f"en-{lang} {n}" + (f" ({s.flagged[lang]} low)" if s.flagged.get(lang)
                                           else "") for lang, n in s.pairs.items()),

@@ -8,9 +8,10 @@ records and write nothing.
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from pipeline import sentalign
 from pipeline.align import align_sentences, pair_articles
 from pipeline.catalog import Catalog, is_current
 from pipeline.config import PIPELINE_VERSION, Settings
+from pipeline.editions import ActDocument, Cut, cut_edition
 from pipeline.embedding.encoder import Encoder
 from pipeline.errors import InputError
 from pipeline.export import Selection, corpus, dropped_summary, read_units, render
@@ -47,14 +49,17 @@ __all__ = [
     "CORPUS",
     "align_files",
     "align_params",
+    "edition_summary",
     "encoder_for",
     "export_corpus",
     "finish",
+    "finish_edition",
     "pair_across_documents",
     "pair_documents",
     "read_structure",
     "repair_config",
     "run_align",
+    "run_cut",
     "run_export",
     "run_ingest",
     "run_repair",
@@ -74,6 +79,16 @@ def run_ingest(
     document = read(source, settings)
     out.write("cleaned", "pages.jsonl", jsonl(page.to_json() for page in document.pages))
     return document
+
+
+def run_cut(document: IngestedDocument, out: DocumentOutput) -> Cut:
+    """Decide whether the document is a gazette edition and cut it into its acts
+    (:mod:`pipeline.editions`); for an edition, writes ``acts.jsonl`` (each act's
+    document id, kind, heading, issuing bodies, pages, span and treaty)."""
+    cut = cut_edition(document)
+    if cut.acts:
+        out.write("cleaned", "acts.jsonl", jsonl(act.provenance() for act in cut.acts))
+    return cut
 
 
 def run_repair(document: IngestedDocument, out: DocumentOutput) -> CleanedDocument:
@@ -192,8 +207,10 @@ def export_corpus(
 def finish(
     source: Source, cleaned: CleanedDocument, sections: list[Section],
     sentences: dict[str, list[SentencePair]], counts: dict[str, int], out: DocumentOutput,
+    act: ActDocument | None = None,
 ) -> DocumentSummary:
-    """Publish the document's outputs with its manifest and return its summary."""
+    """Publish the document's outputs with its manifest (an act's says where in its
+    edition it is) and return its summary."""
     summary = DocumentSummary(
         doc_id=source.doc_id,
         relpath=source.relpath,
@@ -207,6 +224,31 @@ def finish(
         flagged={language: sum(p.flagged for p in pairs if p.matched)
                  for language, pairs in sentences.items()},
     )
+    _publish(source, summary, out, {} if act is None else {"act": act.provenance()})
+    return summary
+
+
+def finish_edition(document: IngestedDocument, cut: Cut, out: DocumentOutput
+                   ) -> DocumentSummary:
+    """Publish an edition (its pages and acts; its acts are documents of their own)
+    and return its summary. Outputs of acts a former version of the edition had and
+    this one has not are removed."""
+    source = document.source
+    summary = DocumentSummary(
+        doc_id=source.doc_id, relpath=source.relpath, status="done",
+        pages=len(document.pages),
+        methods=dict(Counter(page.method for page in document.pages)), acts=len(cut.acts))
+    ids = [act.doc_id for act in cut.acts]
+    _publish(source, summary, out, {"acts": ids}, aligned=False)
+    for folder in (out.settings.cleaned, out.settings.aligned):
+        for old in folder.glob(f"{source.doc_id}--*"):
+            if old.name not in ids:
+                shutil.rmtree(old, ignore_errors=True)
+    return summary
+
+
+def _publish(source: Source, summary: DocumentSummary, out: DocumentOutput,
+             extra: dict[str, Any], aligned: bool = True) -> None:
     out.publish({
         "doc_id": source.doc_id,
         "source": source.relpath,
@@ -215,9 +257,26 @@ def finish(
         "pipeline_version": PIPELINE_VERSION,
         "build": out.settings.output_key(),
         "summary": summary.to_json(),
-    })
-    return summary
+        **extra,
+    }, aligned)
 
+
+def edition_summary(edition: DocumentSummary, acts: list[DocumentSummary]
+                    ) -> DocumentSummary:
+    """An edition's summary with what its acts gave in this run: their languages and
+    pairs, and, if any act failed, the edition failed with their reasons (so the next
+    run takes it up again; its acts that are done are not redone)."""
+    failed = [act for act in acts if act.status == "failed"]
+    pairs: Counter[str] = Counter()
+    flagged: Counter[str] = Counter()
+    for act in acts:
+        pairs.update(act.pairs)
+        flagged.update(act.flagged)
+    languages = tuple(dict.fromkeys(lang for act in acts for lang in act.languages))
+    error = (f"{len(failed)} of {edition.acts} acts failed: "
+             + "; ".join(f"{act.doc_id}: {act.error}" for act in failed)) if failed else None
+    return replace(edition, status="failed" if failed else edition.status, error=error,
+                   languages=languages, pairs=dict(pairs), flagged=dict(flagged))
 
 
 def read_structure(
@@ -312,17 +371,16 @@ def pair_across_documents(settings: Settings) -> list[tuple[Pairing, bool]]:
     found, and whether it was aligned now (False: it was up to date).
     """
     pivot = settings.pivot_language
-    english, others = [], []
+    english: list[tuple[str, str, dict[str, Any]]] = []
+    others: list[tuple[str, str, dict[str, Any]]] = []
     for row in Catalog(settings).documents():
         manifest = read_manifest(settings, row.doc_id) if row.status == "done" else None
         if manifest is None:
             continue
-        languages = set(manifest["summary"].get("languages", ()))
-        text = (settings.cleaned / row.doc_id / "text.txt").read_text(encoding="utf-8")
-        if languages == {pivot}:
-            english.append((row.doc_id, text, manifest))
-        elif languages and pivot not in languages:
-            others.append((row.doc_id, text, manifest))
+        languages = set(manifest["summary"].get("languages", ()))  # none: an edition
+        if languages and (languages == {pivot} or pivot not in languages):
+            text = (settings.cleaned / row.doc_id / "text.txt").read_text(encoding="utf-8")
+            (english if pivot in languages else others).append((row.doc_id, text, manifest))
     if not english or not others:
         return []
     candidates = english + others

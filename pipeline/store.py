@@ -19,6 +19,7 @@ import socket
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -106,15 +107,20 @@ class DocumentOutput:
         write_atomic(path, text)
         return path
 
-    def publish(self, manifest: dict[str, Any]) -> None:
+    def publish(self, manifest: dict[str, Any], aligned: bool = True) -> None:
         """Write the manifest and swap the staging folders in, ``aligned`` first.
 
         The manifest lives in ``cleaned``, which is swapped last: until it is in place,
         :func:`is_up_to_date` sees the old manifest and the document is redone.
+        Without ``aligned`` (an edition: its acts are aligned, not it) the document's
+        ``aligned`` folder is removed rather than published.
         """
         self.write("cleaned", MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
         for name in ("aligned", "cleaned"):
-            _swap_in(self._staging[name], self._final[name])
+            if aligned or name == "cleaned":
+                _swap_in(self._staging[name], self._final[name])
+            else:
+                shutil.rmtree(self._final[name], ignore_errors=True)
 
     def discard(self) -> None:
         """Remove the staging folders after a failure; published outputs stay as they were."""
@@ -155,14 +161,16 @@ def read_manifest(settings: Settings, doc_id: str) -> dict[str, Any] | None:
 
 
 def is_up_to_date(settings: Settings, source: Source) -> bool:
-    """True if ``source`` was processed to the end, with this content, code and settings."""
+    """True if ``source`` was processed to the end, with this content, code and settings:
+    its outputs are published, or, for an edition, each of its acts' are."""
     manifest = read_manifest(settings, source.doc_id)
-    return (
-        manifest is not None
-        and manifest.get("sha256") == source.sha256
-        and manifest.get("build") == settings.output_key()
-        and (settings.aligned / source.doc_id).is_dir()
-    )
+    if (manifest is None or manifest.get("sha256") != source.sha256
+            or manifest.get("build") != settings.output_key()):
+        return False
+    if "acts" in manifest:
+        return all(is_up_to_date(settings, replace(source, doc_id=act))
+                   for act in manifest["acts"])
+    return (settings.aligned / source.doc_id).is_dir()
 
 
 def process_alive(pid: int, host: str) -> bool | None:

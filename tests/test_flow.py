@@ -151,3 +151,61 @@ def test_a_run_pairs_a_treaty_s_english_and_portuguese_documents_as_pair_does(
     assert rows[0] == ["en", "pt", "confidence", "document", "article"]
     assert {row[4] for row in rows[1:]} == {"preamble", *map(str, range(1, 15)), "final"}
     assert all(row[3] == "en+pt" for row in rows[1:])
+
+
+@pytest.mark.slow
+def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_english_text(
+        tmp_path: Path, shared: Path, prefect_api: dict[str, str]):
+    """A test edition of real pages: DOU pages 1-3 of 1 October 2014, the Brazil-Sweden
+    decree (the Portuguese part of seed 002, under the heading its title names) as the
+    Executive's act, then pages 4-5; the protocol's English text in a file of its own.
+    The run cuts the edition, finds the decree among its acts and pairs it with the
+    English text, giving the article pairs `gazette pair` gives for the decree cut out
+    by hand."""
+    import pdfplumber
+
+    from pipeline.pagedecision import text_in_reading_order
+
+    text = (SAMPLES / "002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
+    english_start = text.index("PROTOCOL AMENDING THE CONVENTION")
+    with pdfplumber.open(shared / "corpora/brazil-pdfs/DOUS1a.pdf") as pdf:
+        dou = [text_in_reading_order(pdf.pages[n]).text for n in range(5)]
+    decree = "Atos do Poder Executivo\n.\nDECRETO Nº 13.006\n" + text[:english_start]
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "raw" / "dou.txt").write_text("\f".join([*dou[:3], decree, *dou[3:]]),
+                                              encoding="utf-8")
+    (tmp_path / "raw" / "en.txt").write_text(text[english_start:text.index("PROTOKOLL")],
+                                             encoding="utf-8")
+    (tmp_path / "pt.txt").write_text(text[:english_start], encoding="utf-8")  # by hand
+
+    run = gazette("run", cwd=tmp_path, api=prefect_api)
+    assert run.returncode == 0, run.stdout + run.stderr
+    log = " ".join((run.stdout + run.stderr).split())
+    assert "dou.txt: an edition (masthead 'ISSN 1677-7042'): cut into 24 acts" in log
+    assert "paired en with dou--decreto-13006 (parties, instrument agree" in log
+    acts = [json.loads(line) for line in (tmp_path / "cleaned/dou/acts.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    treaties = [act for act in acts if act["treaty"]]
+    assert [(a["doc_id"], a["pages"], a["bodies"], a["treaty"]["parties"]) for a in treaties] == [
+        ("dou--decreto-13006", [4, 4], ["Atos do Poder Executivo"], ["BRASIL", "SUÉCIA"])]
+    assert all(a["heading"] and a["bodies"] and a["pages"] for a in acts)
+    # each act is a document with its own outputs; the edition aligns nothing itself
+    assert {p.name for p in (tmp_path / "aligned").iterdir()} == {
+        *(a["doc_id"] for a in acts), "en", "en+dou--decreto-13006"}
+    manifest = json.loads((tmp_path / "cleaned/dou--decreto-13006/manifest.json").read_text(
+        encoding="utf-8"))
+    assert manifest["act"]["edition"] == "dou" and manifest["source"] == "dou.txt"
+
+    told = gazette("pair", "raw/en.txt", "pt.txt", cwd=tmp_path)
+    assert told.returncode == 0, told.stderr
+    found = (tmp_path / "aligned/en+dou--decreto-13006/en+dou--decreto-13006.en-pt.tsv"
+             ).read_text(encoding="utf-8")
+    rows = [line.split("\t") for line in found.splitlines()[1:]]
+    by_hand = [line.split("\t") for line in told.stdout.splitlines()[1:]]
+    assert len(rows) == len(by_hand) > 100
+    for row, expected in zip(rows, by_hand, strict=True):  # same pairs, same articles
+        assert (row[0], row[1], row[4]) == (expected[0], expected[1], expected[4])
+        assert abs(float(row[2]) - float(expected[2])) <= 0.02  # the act holds its heading
+
+    again = gazette("run", cwd=tmp_path, api=prefect_api)
+    assert again.returncode == 0 and "no flow run" in again.stdout, again.stdout

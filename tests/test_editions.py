@@ -1,0 +1,84 @@
+"""An edition cut into acts, each a document of its own: what is cut and what is not,
+act pages that hold exactly the act, and an edition's summary and freshness."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pdfplumber
+from conftest import SAMPLES
+
+from pipeline.config import Settings
+from pipeline.editions import MIN_ACTS, cut_edition
+from pipeline.ingest import ingest, source_for
+from pipeline.pagedecision import text_in_reading_order
+from pipeline.records import DocumentSummary, IngestedDocument, Page
+from pipeline.stages import edition_summary
+from pipeline.store import DocumentOutput, is_up_to_date
+
+
+def dou_pages(shared: Path, count: int) -> list[Page]:
+    """The first pages of the DOU of 1 October 2014, read as a run reads a text layer."""
+    with pdfplumber.open(shared / "corpora/brazil-pdfs/DOUS1a.pdf") as pdf:
+        return [Page(n, "text-layer", "test", text_in_reading_order(pdf.pages[n - 1]).text)
+                for n in range(1, count + 1)]
+
+
+def test_an_edition_is_cut_into_acts_whose_pages_hold_exactly_the_act(shared: Path):
+    source = source_for(SAMPLES / "001_92f44dad33fafe9c.txt")
+    pages = dou_pages(shared, 8)
+    cut = cut_edition(IngestedDocument(source, tuple(pages)))
+    assert cut.reason == "an edition (masthead 'ISSN 1677-7042'): cut into 38 acts"
+    ids = [act.doc_id for act in cut.acts]
+    assert len(set(ids)) == len(ids) and all(i.startswith(f"{source.doc_id}--") for i in ids)
+    assert ids[1:3] == [f"{source.doc_id}--despacho-p1", f"{source.doc_id}--despacho-p1-2"]
+    for act in cut.acts:
+        document = act.document
+        assert "\n\n".join(p.text for p in document.pages if p.text) == act.act.text
+        numbers = [p.number for p in document.pages]
+        assert numbers == list(range(numbers[0], act.act.last_page + 1))
+        assert numbers[0] <= act.act.first_page  # its bodies may be printed a page before
+        assert document.source.doc_id == act.doc_id
+        assert document.source.sha256 == source.sha256  # the act is the edition's content
+    portaria = next(a for a in cut.acts if a.doc_id.endswith("--portaria-360"))
+    assert portaria.act.text.startswith("ADVOCACIA-GERAL DA UNIÃO\nPORTARIA No- 360, DE 30")
+
+
+def test_documents_without_a_masthead_or_with_few_acts_stay_whole(shared: Path):
+    """The samples (a decree cut out by hand among them) and two pages around a
+    decree are not editions."""
+    for path in sorted(SAMPLES.glob("*.txt")):
+        assert not cut_edition(ingest(source_for(path), Settings.for_root(Path()))).acts
+    source = source_for(SAMPLES / "004_5572047d3d386aa9.txt")
+    decree = (SAMPLES / "004_5572047d3d386aa9.txt").read_text(encoding="utf-8")
+    masthead = "ISSN 1677-7042\nAtos do Poder Executivo\n.\n"
+    cut = cut_edition(IngestedDocument(source, (Page(1, "text-layer", "t", masthead + decree),)))
+    assert not cut.acts and cut.reason.endswith(f"fewer than {MIN_ACTS}: one document")
+
+
+def test_an_edition_failed_when_an_act_failed_and_is_current_only_with_all_its_acts(
+        tmp_path: Path):
+    edition = DocumentSummary("e", "e.pdf", "done", pages=3, acts=3)
+    acts = [DocumentSummary("e--a", "e.pdf", "done", languages=("pt",)),
+            DocumentSummary("e--b", "e.pdf", "done", languages=("en", "pt"), pairs={"pt": 4}),
+            DocumentSummary("e--c", "e.pdf", "failed", error="no text")]
+    summary = edition_summary(edition, acts)
+    assert (summary.status, summary.error) == ("failed", "1 of 3 acts failed: e--c: no text")
+    assert (summary.languages, summary.pairs) == (("pt", "en"), {"pt": 4})
+    assert edition_summary(edition, acts[:2]).status == "done"
+
+    settings = Settings.for_root(tmp_path)
+    source = source_for(SAMPLES / "001_92f44dad33fafe9c.txt")
+
+    def publish(doc_id: str, aligned: bool, **extra: object) -> None:
+        out = DocumentOutput(settings, doc_id)
+        out.start()
+        out.publish({"sha256": source.sha256, "build": settings.output_key(), **extra},
+                    aligned)
+
+    publish(source.doc_id, aligned=False, acts=[f"{source.doc_id}--a", f"{source.doc_id}--b"])
+    assert not (settings.aligned / source.doc_id).exists()  # an edition aligns nothing
+    publish(f"{source.doc_id}--a", aligned=True)
+    assert not is_up_to_date(settings, source)  # act b was never published
+    publish(f"{source.doc_id}--b", aligned=True)
+    assert is_up_to_date(settings, source)
