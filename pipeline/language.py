@@ -88,13 +88,26 @@ def detect_language(text: str, settings: Settings) -> tuple[str, str]:
     if len(letters(outside)) >= settings.min_block_letters:
         text = outside
     detector = _factory(latin_langs, settings.langdetect_seed).create()
-    detector.append(unicodedata.normalize("NFC", text))
+    detector.append(unicodedata.normalize("NFC", _capitals_lowered(text)))
     try:
         return detector.detect(), "langdetect"
     except LangDetectException:
         return "other", "neighbours"
 
 
+def _capitals_lowered(text: str) -> str:
+    """``text`` with its words in capitals in lower case: langdetect takes no n-grams
+    from a word in capitals, so a heading or a table in capitals would be judged by its
+    few other words (``DECISÕES DE 22 DE SETEMBRO … INTERESSADO: LORIVAL BENTO`` was
+    English).
+
+    >>> _capitals_lowered("PORTARIA Nº 5, DE 2 DE MARÇO de 2026 (Anexo)")
+    'portaria Nº 5, de 2 de março de 2026 (Anexo)'
+    """
+    return _WORD.sub(lambda m: m.group().lower() if m.group().isupper() else m.group(), text)
+
+
+_WORD = re.compile(r"\S+")
 _LOWER_TOKEN = re.compile(r"\S*[a-z]\S*")
 
 

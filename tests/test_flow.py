@@ -125,35 +125,6 @@ def test_align_command_on_perturbed_ntrex(tmp_path: Path, shared: Path):
 
 
 @pytest.mark.slow
-def test_a_run_pairs_a_treaty_s_english_and_portuguese_documents_as_pair_does(
-        tmp_path: Path, prefect_api: dict[str, str]):
-    """English in one file, its Portuguese translation in another (seed 002 cut in
-    two): the run finds they hold one treaty and aligns them, as `gazette pair` does
-    when told."""
-    text = (SAMPLES / "002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
-    english_start = text.index("PROTOCOL AMENDING THE CONVENTION")
-    (tmp_path / "raw").mkdir()
-    (tmp_path / "raw" / "en.txt").write_text(text[english_start:text.index("PROTOKOLL")],
-                                             encoding="utf-8")
-    (tmp_path / "raw" / "pt.txt").write_text(text[:english_start], encoding="utf-8")
-    run = gazette("run", cwd=tmp_path, api=prefect_api)
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "paired en with pt (parties, instrument agree, confidence 1.00)" in " ".join(
-        (run.stdout + run.stderr).split())
-    pairing = json.loads((tmp_path / "aligned/en+pt/pairing.json").read_text(encoding="utf-8"))
-    assert pairing["countries"] == ["BR", "SE"]
-
-    told = gazette("pair", "raw/en.txt", "raw/pt.txt", cwd=tmp_path)
-    assert told.returncode == 0, told.stderr
-    found = (tmp_path / "aligned/en+pt/en+pt.en-pt.tsv").read_text(encoding="utf-8")
-    assert found == told.stdout
-    rows = [line.split("\t") for line in found.splitlines()]
-    assert rows[0] == ["en", "pt", "confidence", "document", "article"]
-    assert {row[4] for row in rows[1:]} == {"preamble", *map(str, range(1, 15)), "final"}
-    assert all(row[3] == "en+pt" for row in rows[1:])
-
-
-@pytest.mark.slow
 def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_english_text(
         tmp_path: Path, shared: Path, prefect_api: dict[str, str]):
     """A test edition of real pages: DOU pages 1-3 of 1 October 2014, the Brazil-Sweden
