@@ -201,6 +201,9 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
             current.heading = [line.text]  # the act's own heading under a title repeating it
             current.lines.append(line)
             current.open = True
+        elif kind and current and not fresh and _item_of(current, kind, line.text, capitals):
+            current.lines.append(line)  # "DECISÃO LIMINAR" under "DECISÕES DE 26 DE …"
+            current.open, capitals = False, []
         elif kind:
             start = _first_body([c.text for c in capitals])
             found = _names([c.text for c in capitals[start:]])
@@ -222,6 +225,19 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
         recent = [*recent[-2:], line]
     text = "\n\n".join(page.text for page in pages if page.text)
     return [draft.done(text) for draft in acts]
+
+
+def _item_of(act: _Draft, kind: str, line: str, capitals: list[_Line]) -> bool:
+    """``line`` heads an item of ``act``, not an act: the bare name of the act's kind
+    (``DECISÃO``, ``DECISÃO LIMINAR``: no number, date or issuer), with no new issuing
+    body above it — the edition prints several decisions under one ``DECISÕES DE …``."""
+    names = [c.text for c in capitals]
+    return (act.kind == kind and bool(_BARE.fullmatch(line))
+            and not _names(names[_first_body(names):]))
+
+
+#: A kind's name alone, or with one qualifier (``DECISÃO LIMINAR``).
+_BARE = re.compile(r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]+(\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]+)?\s*")
 
 
 def _repeats(act: _Draft, line: str) -> bool:
@@ -274,10 +290,12 @@ def _continues_heading(line: str) -> bool:
 def _first_body(capitals: list[str]) -> int:
     """Where the issuing bodies start among the capitals above a heading: at the first
     line that starts with a body's name (the lines before it are the last act's
-    signature, or the capitals its text ends with);
-    ``len(capitals)`` if none does."""
+    signature, or the capitals its text ends with) after the last labelled line
+    (``REQUERENTE: SINDICATO …``, ``ASSUNTO: …``: a case's particulars, which name
+    bodies but are none); ``len(capitals)`` if none does."""
+    labelled = max((i for i, line in enumerate(capitals) if ":" in line), default=-1)
     return next((i for i, line in enumerate(capitals)
-                 if _BODY_WORDS.match(line) and ":" not in line), len(capitals))
+                 if i > labelled and _BODY_WORDS.match(line)), len(capitals))
 
 
 def _names(lines: list[str]) -> list[str]:

@@ -300,26 +300,27 @@ def pair_documents(english: Path, other: Path, settings: Settings, second_pass: 
     """
     pivot = settings.pivot_language
     _, _, english_articles = read_structure(english, settings)
-    _, _, other_articles = read_structure(other, settings)
+    other_text, _, other_articles = read_structure(other, settings)
     if not english_articles.get(pivot):
         raise InputError(f"no {pivot} text found in {english}")
     return _align_across(f"{english.stem}+{other.stem}", english_articles, other_articles,
-                         settings, second_pass)
+                         settings, decree_number(other_text.text), second_pass)
 
 
 def _align_across(
     pair_id: str, english: dict[str, list[Article]], other: dict[str, list[Article]],
-    settings: Settings, second_pass: bool = False,
+    settings: Settings, decree: str | None, second_pass: bool = False,
 ) -> tuple[list[ExportUnit], list[str]]:
     """The pivot language's articles of one document aligned with the other languages'
-    of another: the units, and the languages paired with the pivot."""
+    of another: the units (marked with the promulgating ``decree``'s number, if the
+    translation is a decree), and the languages paired with the pivot."""
     pivot = settings.pivot_language
     articles = {pivot: english.get(pivot, []),
                 **{language: found for language, found in other.items() if language != pivot}}
     sentences = align_sentences(
         pair_articles(articles, pivot), encoder_for(settings).encode, align_params(settings),
         flag_below=settings.flag_below, second_pass=second_pass or settings.align_second_pass)
-    return units_of(pair_id, sentences, articles, None, pivot), list(sentences)
+    return units_of(pair_id, sentences, articles, None, pivot, decree), list(sentences)
 
 
 def align_files(src: Path, tgt: Path, settings: Settings, *, src_lang: str, tgt_lang: str,
@@ -387,10 +388,13 @@ def pair_across_documents(settings: Settings) -> list[tuple[Pairing, bool]]:
     pairings = find_document_pairs([(doc, treaty_in(text), text)
                                     for doc, text, _ in candidates])
     shas = {doc: manifest["sha256"] for doc, _, manifest in candidates}
-    return [(pairing, _publish_pair(settings, pairing, shas)) for pairing in pairings]
+    decrees = {doc: decree_number(text) for doc, text, _ in others}
+    return [(pairing, _publish_pair(settings, pairing, shas, decrees[pairing.other]))
+            for pairing in pairings]
 
 
-def _publish_pair(settings: Settings, pairing: Pairing, shas: dict[str, str]) -> bool:
+def _publish_pair(settings: Settings, pairing: Pairing, shas: dict[str, str],
+                  decree: str | None) -> bool:
     pair_id = f"{pairing.english}+{pairing.other}"
     record = {"doc_id": pair_id, "pair": [pairing.english, pairing.other],
               "sha256": [shas[pairing.english], shas[pairing.other]],
@@ -399,7 +403,7 @@ def _publish_pair(settings: Settings, pairing: Pairing, shas: dict[str, str]) ->
     if all(published.get(key) == value for key, value in record.items()):
         return False
     units, _ = _align_across(pair_id, _published_articles(settings, pairing.english),
-                             _published_articles(settings, pairing.other), settings)
+                             _published_articles(settings, pairing.other), settings, decree)
     out = DocumentOutput(settings, pair_id)
     out.start()
     try:

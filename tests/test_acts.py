@@ -92,6 +92,25 @@ def test_a_title_repeating_a_decree_s_heading_is_part_of_the_decree():
     assert acts[0].text.startswith("DECRETO Nº 12.863, DE 2 DE MARÇO DE 2026 (parte 1 de 2)")
 
 
+def test_decisions_under_one_plural_heading_are_items_of_one_act():
+    """A council prints several decisions under one dated heading, each with its case
+    particulars in capitals (labelled, so no issuing body) and a bare ``DECISÃO``; a
+    dated singular heading is an act of its own."""
+    acts = find_acts(pages(
+        "CONSELHO NACIONAL DO MINISTÉRIO PÚBLICO\nDECISÕES DE 26 DE SETEMBRO DE 2014\n"
+        "RELATOR: CONSELHEIRO FULANO DE TAL\nREQUERIDO: MINISTÉRIO PÚBLICO DO ESTADO\n"
+        "DECISÃO LIMINAR\nIndefiro o pedido.\nFULANO DE TAL\n"
+        "REQUERENTE: SINDICATO DOS SERVIDORES\nDECISÃO\nArquive-se.\nFULANO DE TAL\n"
+        "DECISÃO DE 28 DE JULHO DE 2014\nREQUERENTE: SINDICATO DOS SERVIDORES DO\n"
+        "MINISTÉRIO PÚBLICO\nASSUNTO: PROPOSTA DE RESOLUÇÃO\nDECISÃO\nArquive-se.\n"
+        "BELTRANO\n"))
+    assert [(a.kind, a.heading) for a in acts] == [
+        ("decisão", "DECISÕES DE 26 DE SETEMBRO DE 2014"),
+        ("decisão", "DECISÃO DE 28 DE JULHO DE 2014")]
+    assert acts[0].text.endswith("Arquive-se.\nFULANO DE TAL")
+    assert acts[1].bodies == ("CONSELHO NACIONAL DO MINISTÉRIO PÚBLICO",)
+
+
 def test_running_heads_and_text_in_capitals_start_no_act():
     edition = pages(
         "SECRETARIA DE PORTOS\nPORTARIA No- 349, DE 30 DE SETEMBRO DE 2014\n"

@@ -178,5 +178,10 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
         assert (row[0], row[1], row[4]) == (expected[0], expected[1], expected[4])
         assert abs(float(row[2]) - float(expected[2])) <= 0.02  # the act holds its heading
 
+    units = [json.loads(line) for line in (
+        tmp_path / "aligned/en+dou--decreto-13006/en+dou--decreto-13006.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    assert {unit["decree"] for unit in units} == {"Decreto nº 13.006"}  # marked in exports
+
     again = gazette("run", cwd=tmp_path, api=prefect_api)
     assert again.returncode == 0 and "no flow run" in again.stdout, again.stdout
