@@ -14,7 +14,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,6 +74,29 @@ def stop(process: subprocess.Popen[str]) -> str:
         pytest.fail(f"{' '.join(map(str, process.args))} did not stop on Ctrl-C within "
                     f"90 s:\n{out[-8000:]}")
     return out
+
+
+def run_until(root: Path, marker: str, api: dict[str, str],
+              at_marker: Callable[[], None] = lambda: None) -> str:
+    """Start `gazette run`, SIGKILL its whole process group when ``marker`` is logged;
+    ``at_marker`` runs first, with the group stopped (SIGSTOP) where it was."""
+    process = subprocess.Popen([str(GAZETTE), "run"], cwd=root, env={**gazette_env(), **api},
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               start_new_session=True)
+    seen = []
+    assert process.stdout is not None
+    for line in process.stdout:
+        seen.append(line)
+        if marker in line:
+            os.killpg(process.pid, signal.SIGSTOP)
+            try:
+                at_marker()
+            finally:
+                os.killpg(process.pid, signal.SIGKILL)
+            break
+    process.wait(timeout=60)
+    assert process.returncode == -signal.SIGKILL, "".join(seen[-20:])
+    return "".join(seen)
 
 
 def at_work(root: Path, seen: list[str] | None = None) -> dict[str, list[str]]:

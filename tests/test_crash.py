@@ -8,7 +8,6 @@ import re
 import signal
 import subprocess
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from projects import (
     gazette,
     gazette_env,
     inbox,
+    run_until,
     snapshot,
 )
 
@@ -33,29 +33,6 @@ INPUTS = ("scan_protocol_brazil_japan_1978_en.pdf", "textlayer_protocol_brazil_s
 def reference(sample_run: SampleRun) -> dict[str, bytes]:
     """The outputs of an uninterrupted run (the sample project's, of these inputs)."""
     return sample_run.outputs(INPUTS)
-
-
-def run_until(root: Path, marker: str, api: dict[str, str],
-              at_marker: Callable[[], None] = lambda: None) -> str:
-    """Start `gazette run`, SIGKILL its whole process group when ``marker`` is logged;
-    ``at_marker`` runs first, with the group stopped (SIGSTOP) where it was."""
-    process = subprocess.Popen([str(GAZETTE), "run"], cwd=root, env={**gazette_env(), **api},
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               start_new_session=True)
-    seen = []
-    assert process.stdout is not None
-    for line in process.stdout:
-        seen.append(line)
-        if marker in line:
-            os.killpg(process.pid, signal.SIGSTOP)
-            try:
-                at_marker()
-            finally:
-                os.killpg(process.pid, signal.SIGKILL)
-            break
-    process.wait(timeout=60)
-    assert process.returncode == -signal.SIGKILL, "".join(seen[-20:])
-    return "".join(seen)
 
 
 @pytest.mark.parametrize("marker", [

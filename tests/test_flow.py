@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
-from projects import BROKEN, SAMPLE_INPUTS, SampleRun, doc_id, gazette, snapshot
+from projects import (
+    BROKEN,
+    SAMPLE_INPUTS,
+    SampleRun,
+    doc_id,
+    gazette,
+    run_until,
+    snapshot,
+)
 
 
 @pytest.mark.slow
@@ -132,7 +140,7 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
     Executive's act, then pages 4-5; the protocol's English text in a file of its own.
     The run cuts the edition, finds the decree among its acts and pairs it with the
     English text, giving the article pairs `gazette pair` gives for the decree cut out
-    by hand."""
+    by hand. A run killed half-way through the acts is resumed, not redone."""
     import pdfplumber
 
     from pipeline.pagedecision import text_in_reading_order
@@ -149,11 +157,16 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
                                              encoding="utf-8")
     (tmp_path / "pt.txt").write_text(text[:english_start], encoding="utf-8")  # by hand
 
-    run = gazette("run", cwd=tmp_path, api=prefect_api)
+    # the first run is killed as its first act is done; the next one does the rest
+    killed = run_until(tmp_path, "Task run 'dou--", prefect_api)
+    assert "dou.txt: an edition (masthead 'ISSN 1677-7042'): cut into 24 acts" in killed
+    run = gazette("run", "--wait", cwd=tmp_path, api=prefect_api)
     assert run.returncode == 0, run.stdout + run.stderr
     log = " ".join((run.stdout + run.stderr).split())
-    assert "dou.txt: an edition (masthead 'ISSN 1677-7042'): cut into 24 acts" in log
+    left = re.search(r"dou: 24 acts, (\d+) to process", log)
+    assert left and int(left.group(1)) < 24, log
     assert "paired en with dou--decreto-13006 (parties, instrument agree" in log
+    assert not list(tmp_path.glob("*/.staging-*"))  # nothing half-written left
     acts = [json.loads(line) for line in (tmp_path / "cleaned/dou/acts.jsonl").read_text(
         encoding="utf-8").splitlines()]
     treaties = [act for act in acts if act["treaty"]]
