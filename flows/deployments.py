@@ -83,14 +83,16 @@ def rerun_flow(root: Path, doc: str) -> list[DocumentSummary]:
 def export_flow(
     root: Path, formats: list[str] | None = None, languages: list[str] | None = None,
     documents: list[str] | None = None, min_confidence: float = 0.0,
-    exclude_flagged: bool = False, plain_codes: bool = False,
+    exclude_flagged: bool = False, plain_codes: bool = False, reviewed_only: bool = False,
+    since: str | None = None, name: str | None = None,
 ) -> CorpusExport:
     """Merge the processed documents into ``aligned/_corpus`` (see ``gazette export``)."""
     settings = Settings.for_root(root)
-    selection = Selection.of(languages, documents, min_confidence, exclude_flagged)
+    selection = Selection.of(languages, documents, min_confidence, exclude_flagged,
+                             reviewed_only)
     with project_lock(settings, wait=True):
         export = export_corpus(settings, selection, tuple(formats or EXPORT_FORMATS),
-                               not plain_codes)
+                               not plain_codes, since=since, name=name)
     get_run_logger().info("export: %s", export)
     create_markdown_artifact(
         f"Exported {export.documents} document(s) to `{export.folder}`: "

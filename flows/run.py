@@ -24,7 +24,7 @@ from prefect.context import TaskRunContext
 from prefect.futures import as_completed
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
-from pipeline import stages
+from pipeline import reviews, stages
 from pipeline.catalog import Catalog, is_current
 from pipeline.config import Settings, check_settings
 from pipeline.editions import ActDocument
@@ -147,14 +147,17 @@ def _analyse(document: IngestedDocument, settings: Settings, out: DocumentOutput
         return stage if act is None else stage.fn
 
     doc_id = document.source.doc_id
+    review = reviews.resolve(settings, doc_id)
     with catalog.stage(run_id, doc_id, "repair"):
-        cleaned = step(repair_task)(document, out)
+        cleaned = step(repair_task)(document, out, review)
     with catalog.stage(run_id, doc_id, "split"):
         sections = step(split_task)(cleaned, settings, out)
     with catalog.stage(run_id, doc_id, "structure"):
         articles = step(structure_task)(sections, cleaned, out)
     with catalog.stage(run_id, doc_id, "align"):
-        sentences = step(align_task)(articles, settings, out)
+        sentences = step(align_task)(articles, settings, out, review)
+    for stale in review.stale:
+        get_run_logger().warning("%s: a review decision no longer applies: %s", doc_id, stale)
     with catalog.stage(run_id, doc_id, "export"):
         counts = step(export_task)(sentences, articles, cleaned, settings, out)
     return stages.finish(document.source, cleaned, sections, sentences, counts, out, act)

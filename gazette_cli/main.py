@@ -478,6 +478,13 @@ def export(
         min=0.0, max=1.0, help="Leave out pairs with a lower confidence.")] = 0.0,
     exclude_flagged: Annotated[bool, typer.Option(
         "--exclude-flagged", help="Leave out pairs flagged for review.")] = False,
+    reviewed_only: Annotated[bool, typer.Option(
+        "--reviewed-only", help="Only pairs a reviewer confirmed or corrected.")] = False,
+    since: Annotated[str | None, typer.Option(
+        help="Only units new or changed since the export recorded under this name "
+             "('last': the latest).")] = None,
+    name: Annotated[str | None, typer.Option(
+        help="Record this export under NAME (default: export-<time>).")] = None,
     plain_codes: Annotated[bool, typer.Option(
         "--plain-codes", help="Write pt, sv, hi instead of pt-BR, sv-SE, hi-IN.")] = False,
     out: Annotated[Path | None, typer.Option(
@@ -489,7 +496,8 @@ def export(
 
     Units are filtered, de-duplicated across documents, and written as
     corpus.tmx (all languages), corpus.en-<xx>.tmx/.xlf/.tsv per language pair and
-    corpus.jsonl. Says what it left out and why. With a Prefect server configured
+    corpus.jsonl. Says what it left out and why. Each export is recorded by name, so
+    that --since NAME exports only what is new or changed after it. With a Prefect server configured
     (PREFECT_API_URL, as `gazette serve` sets up) it triggers the export deployment.
     """
     from pipeline.export import FORMATS, Selection
@@ -500,13 +508,16 @@ def export(
         _print_export(_trigger(root.resolve(), "export", {
             "root": str(root.resolve()), "formats": formats, "languages": languages,
             "documents": documents, "min_confidence": min_confidence,
-            "exclude_flagged": exclude_flagged, "plain_codes": plain_codes}))
+            "exclude_flagged": exclude_flagged, "plain_codes": plain_codes,
+            "reviewed_only": reviewed_only, "since": since, "name": name}))
         return
-    selection = Selection.of(languages, documents, min_confidence, exclude_flagged)
+    selection = Selection.of(languages, documents, min_confidence, exclude_flagged,
+                             reviewed_only)
     try:
         with _locked(settings, wait):
             export_ = _or_exit(lambda: export_corpus(
-                settings, selection, tuple(formats or FORMATS), not plain_codes, out))
+                settings, selection, tuple(formats or FORMATS), not plain_codes, out,
+                since, name))
     except ValueError as exc:
         error(str(exc))
         raise typer.Exit(2) from exc
@@ -523,6 +534,7 @@ def _print_export(export: CorpusExport) -> None:
         console.print(f"  {export.folder / name}")
     console.print(f"{export.units} unit(s) exported to {export.folder}."
                   if export.units is not None else f"exported to {export.folder}.")
+    console.print(f"Recorded as {export.name} (gazette export --since {export.name}).")
 
 
 @app.command()

@@ -16,9 +16,10 @@ from collections.abc import Callable
 import numpy as np
 
 from pipeline.records import Article, ArticlePair, SentencePair
-from pipeline.sentalign import AlignParams, align
+from pipeline.reviews import Review, anchors
+from pipeline.sentalign import AlignParams, Bead, align
 
-__all__ = ["align_sentences", "pair_articles"]
+__all__ = ["align_around", "align_sentences", "pair_articles"]
 
 Embed = Callable[[list[str]], np.ndarray]
 
@@ -62,8 +63,10 @@ def _sentences(article: Article) -> list[str]:
 def align_sentences(
     pairs: dict[str, list[ArticlePair]], embed: Embed,
     params: AlignParams | None = None, flag_below: float = 0.5, second_pass: bool = False,
+    review: Review | None = None,
 ) -> dict[str, list[SentencePair]]:
-    """Align the sentences of every article pair.
+    """Align the sentences of every article pair, keeping the pairs a ``review`` fixed
+    and never giving one it rejected (see :func:`align_around`).
 
     All sentences of the document are embedded in one call (the encoder batches and
     caches them); with ``second_pass`` the aligner also embeds merged neighbours.
@@ -78,12 +81,50 @@ def align_sentences(
             src, tgt = _sentences(pair.pivot), _sentences(pair.other)
             src_vecs = np.array([vectors[s] for s in src]).reshape(len(src), -1)
             tgt_vecs = np.array([vectors[s] for s in tgt]).reshape(len(tgt), -1)
-            for bead in align(src, tgt, src_vecs, tgt_vecs, params,
-                              embed=embed if second_pass else None):
+            fixed, rejected = (anchors(review, pair.key, language, src, tgt) if review
+                               else ([], set()))
+            for bead, reviewed in align_around(src, tgt, src_vecs, tgt_vecs, fixed, rejected,
+                                               params, embed if second_pass else None):
                 found.append(SentencePair(
                     article=pair.key, language=language, pivot_ids=bead.src, ids=bead.tgt,
                     pivot_text=" ".join(src[i] for i in bead.src),
                     text=" ".join(tgt[j] for j in bead.tgt),
                     confidence=bead.confidence,
-                    flagged=bead.confidence < flag_below))
+                    flagged=bead.confidence < flag_below and not reviewed,
+                    reviewed=reviewed))
     return result
+
+
+Ids = tuple[int, ...]
+
+
+def align_around(
+    src: list[str], tgt: list[str], src_vecs: np.ndarray, tgt_vecs: np.ndarray,
+    fixed: list[tuple[Ids, Ids]], rejected: set[tuple[Ids, Ids]],
+    params: AlignParams | None = None, embed: Embed | None = None,
+) -> list[tuple[Bead, bool]]:
+    """Align two sentence lists around ``fixed`` beads (in order, not crossing): each
+    stretch between them is aligned on its own and the fixed beads are kept as they
+    are (confidence 1); a bead of ``rejected`` the aligner gives is undone into its
+    sentences left without counterpart. Each bead comes with whether a review made it.
+
+    >>> vecs = np.eye(3)
+    >>> [(b.src, b.tgt, r) for b, r in align_around(["a", "b", "c"], ["x", "y", "z"],
+    ...     vecs, vecs, [((1,), (1, 2))], {((0,), (0,))})]
+    [((0,), (), True), ((), (0,), True), ((1,), (1, 2), True), ((2,), (), False)]
+    """
+    beads: list[tuple[Bead, bool]] = []
+    i = j = 0
+    for src_ids, tgt_ids in [*fixed, ((len(src),), (len(tgt),))]:
+        for bead in align(src[i:src_ids[0]], tgt[j:tgt_ids[0]], src_vecs[i:src_ids[0]],
+                          tgt_vecs[j:tgt_ids[0]], params, embed):
+            moved = Bead(tuple(k + i for k in bead.src), tuple(k + j for k in bead.tgt),
+                         bead.confidence)
+            if (moved.src, moved.tgt) in rejected:
+                beads += [(Bead(moved.src, (), 0.0), True), (Bead((), moved.tgt, 0.0), True)]
+            else:
+                beads.append((moved, False))
+        if src_ids[0] < len(src):
+            beads.append((Bead(src_ids, tgt_ids, 1.0), True))
+        i, j = src_ids[-1] + 1, tgt_ids[-1] + 1
+    return beads

@@ -54,8 +54,9 @@ class Settings:
     """Where the data lives and how each stage behaves.
 
     Build one with :meth:`Settings.for_root`, which puts the data folders ``raw/``,
-    ``cleaned/`` and ``aligned/`` and the state folder ``.gazette/`` (Prefect's home,
-    staging folders; git ignores it) below a project folder.
+    ``cleaned/`` and ``aligned/``, the reviewers' ``reviews/`` and the state folder
+    ``.gazette/`` (Prefect's home, staging folders; git ignores it) below a project
+    folder.
     """
 
     #: The inbox of source documents (never modified).
@@ -66,6 +67,9 @@ class Settings:
     aligned: Path
     #: Private working state: Prefect's home and staging folders.
     state: Path
+    #: Reviewers' decisions, one file per document (``<doc>.jsonl``): source data, kept
+    #: beside the inbox and applied by every run (see :mod:`pipeline.reviews`).
+    reviews: Path
 
     #: Languages of the language split; any other text is labelled ``other``.
     languages: tuple[str, ...] = LANGUAGES
@@ -139,6 +143,7 @@ class Settings:
             "cleaned": root / "cleaned",
             "aligned": root / "aligned",
             "state": root / ".gazette",
+            "reviews": root / "reviews",
         }
         values.update(read_settings_file(root / SETTINGS_FILE))
         values.update(overrides)
@@ -166,7 +171,7 @@ class Settings:
 #: The settings file of a project folder.
 SETTINGS_FILE = "gazette.toml"
 #: Fields that say where the data lives: set by the project folder, not by the file.
-PLACES = ("raw", "cleaned", "aligned", "state")
+PLACES = ("raw", "cleaned", "aligned", "state", "reviews")
 #: Settings that change how pages are read.
 READING_SETTINGS = ("languages", "ocr_dpi", "ocr_languages", "max_raster_pixels",
                     "ocr_timeout", "max_cid_share", "max_broken_devanagari",

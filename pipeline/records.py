@@ -267,6 +267,9 @@ class SentencePair:
     text: str
     confidence: float
     flagged: bool
+    #: Made or kept by a reviewer's decision (see :mod:`pipeline.reviews`): a pair a
+    #: reviewer confirmed or corrected, or a rejected pair's sentences left unpaired.
+    reviewed: bool = False
 
     @property
     def matched(self) -> bool:
@@ -327,3 +330,5 @@ class CorpusExport:
     left_out: str
     #: Characters XML 1.0 cannot carry, removed from the TMX and XLIFF files.
     removed_characters: int
+    #: The name the export is recorded under (``gazette export --since NAME`` later).
+    name: str = ""

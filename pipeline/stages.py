@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pipeline import sentalign
+from pipeline import exports, reviews, sentalign
 from pipeline.align import align_sentences, pair_articles
 from pipeline.catalog import Catalog, is_current
 from pipeline.config import PIPELINE_VERSION, Settings
@@ -24,7 +24,7 @@ from pipeline.editions import ActDocument, Cut, cut_edition
 from pipeline.embedding.encoder import Encoder
 from pipeline.errors import InputError
 from pipeline.export import Selection, corpus, dropped_summary, read_units, render
-from pipeline.export.units import ExportUnit, article_records, units_of
+from pipeline.export.units import ExportUnit, article_records, unit_key, units_of
 from pipeline.ingest import discover, ingest, source_for
 from pipeline.langsplit import label_blocks, sections_of
 from pipeline.pairing import Pairing, find_document_pairs
@@ -39,6 +39,7 @@ from pipeline.records import (
     Source,
 )
 from pipeline.repair import RULES, RepairConfig, repair
+from pipeline.reviews import Review, apply_edits
 from pipeline.sentalign import AlignParams, Bead
 from pipeline.sentences import split_sentences
 from pipeline.store import DocumentOutput, jsonl, publish_folder, read_manifest
@@ -91,10 +92,14 @@ def run_cut(document: IngestedDocument, out: DocumentOutput) -> Cut:
     return cut
 
 
-def run_repair(document: IngestedDocument, out: DocumentOutput) -> CleanedDocument:
-    """Repair all pages with the rules the settings leave on (``repair_disabled``);
-    writes ``text.txt`` and the audit log ``repairs.jsonl``."""
+def run_repair(document: IngestedDocument, out: DocumentOutput, review: Review | None = None,
+               ) -> CleanedDocument:
+    """Repair all pages with the rules the settings leave on (``repair_disabled``), then
+    make the ``review``'s word edits; writes ``text.txt`` and the audit log
+    ``repairs.jsonl``."""
     cleaned = repair(document, repair_config(out.settings))
+    if review:
+        cleaned = apply_edits(cleaned, review)
     out.write("cleaned", "text.txt", cleaned.text + "\n" if cleaned.text else "")
     out.write("cleaned", "repairs.jsonl", jsonl(step.to_json() for step in cleaned.steps))
     return cleaned
@@ -120,20 +125,27 @@ def run_structure(
 
 def run_align(
     articles: dict[str, list[Article]], settings: Settings, out: DocumentOutput,
+    review: Review | None = None,
 ) -> dict[str, list[SentencePair]]:
-    """Pair articles, then their sentences, with the pivot language's.
+    """Pair articles, then their sentences, with the pivot language's, keeping what the
+    ``review`` fixed.
 
-    Writes ``aligned/<doc>/articles.jsonl`` and ``sentences.jsonl``.
+    Writes ``aligned/<doc>/articles.jsonl`` and ``sentences.jsonl``, and with a review
+    ``review.json`` (its decisions, and those that no longer apply, with why).
     """
     pairs = pair_articles(articles, settings.pivot_language)
     out.write("aligned", "articles.jsonl", jsonl(article_records(out.doc_id, pairs)))
     encoder = encoder_for(settings)
     sentences = align_sentences(pairs, encoder.encode, align_params(settings),
                                 flag_below=settings.flag_below,
-                                second_pass=settings.align_second_pass)
+                                second_pass=settings.align_second_pass, review=review)
     out.write("aligned", "sentences.jsonl", jsonl(
         pair.to_json(out.doc_id) for language_pairs in sentences.values()
         for pair in language_pairs))
+    if review:
+        out.write("aligned", "review.json", json.dumps(
+            {"decisions": review.decisions, "stale": review.stale}, ensure_ascii=False,
+            indent=1) + "\n")
     return sentences
 
 
@@ -180,12 +192,18 @@ CORPUS = "_corpus"
 
 def export_corpus(
     settings: Settings, selection: Selection, formats: tuple[str, ...], regional: bool,
-    folder: Path | None = None,
+    folder: Path | None = None, since: str | None = None, name: str | None = None,
 ) -> CorpusExport:
     """Merge the published units of every document into one export, written all at once
     into ``folder`` (default ``aligned/_corpus``, replaced as a whole).
 
-    Raises :class:`InputError` if no document has been processed (nothing is written).
+    Every export is recorded under ``name`` (default: its time) with the units the
+    selection gave, so that a later export ``since`` it (a name, or ``last``) leaves out
+    the units it had: a translation team receives each unit once, and again only when
+    its text changed.
+
+    Raises :class:`InputError` if no document has been processed or ``since`` names no
+    recorded export (nothing is written).
     """
     folder = folder or settings.aligned / CORPUS
     documents = [read_units(path) for path in sorted(settings.aligned.glob("[!._]*/*.jsonl"))
@@ -193,15 +211,22 @@ def export_corpus(
     if not documents:
         raise InputError(f"no processed documents in {settings.aligned}",
                          "run `gazette run` first")
+    name = exports.checked_name(name)
+    before = exports.read(settings, since) if since else frozenset()
     units = corpus(documents, selection)
-    rendered = render(units, "corpus", formats, regional)
+    keys = [unit_key(unit) for unit in units]
+    new = [unit for unit, key in zip(units, keys, strict=True) if key not in before]
+    if len(new) < len(units):
+        selection.dropped[f"exported by {since}"] += len(units) - len(new)
+    rendered = render(new, "corpus", formats, regional)
     publish_folder(folder, rendered.files)
+    exports.record(settings, name, set(keys) | before, len(new))
     jsonl_file = rendered.files.get("corpus.jsonl")
     return CorpusExport(
         folder=folder, documents=len(documents), files=tuple(rendered.files),
         units=None if jsonl_file is None else jsonl_file.count("\n"),
         left_out=dropped_summary(selection.dropped),
-        removed_characters=rendered.removed_characters)
+        removed_characters=rendered.removed_characters, name=name)
 
 
 def finish(
@@ -257,6 +282,7 @@ def _publish(source: Source, summary: DocumentSummary, out: DocumentOutput,
         "pipeline_version": PIPELINE_VERSION,
         "build": out.settings.output_key(),
         "summary": summary.to_json(),
+        "review": reviews.digest(out.settings, source.doc_id),
         **extra,
     }, aligned)
 

@@ -23,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from pipeline import reviews
 from pipeline.config import Settings
 from pipeline.errors import BusyError
 from pipeline.records import Source
@@ -161,11 +162,13 @@ def read_manifest(settings: Settings, doc_id: str) -> dict[str, Any] | None:
 
 
 def is_up_to_date(settings: Settings, source: Source) -> bool:
-    """True if ``source`` was processed to the end, with this content, code and settings:
-    its outputs are published, or, for an edition, each of its acts' are."""
+    """True if ``source`` was processed to the end, with this content, code, settings and
+    review decisions: its outputs are published, or, for an edition, each of its acts'
+    are."""
     manifest = read_manifest(settings, source.doc_id)
     if (manifest is None or manifest.get("sha256") != source.sha256
-            or manifest.get("build") != settings.output_key()):
+            or manifest.get("build") != settings.output_key()
+            or manifest.get("review") != reviews.digest(settings, source.doc_id)):
         return False
     if "acts" in manifest:
         return all(is_up_to_date(settings, replace(source, doc_id=act))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from html.parser import HTMLParser
 
@@ -88,7 +89,7 @@ def test_hostile_strings_are_escaped_not_lost():
     assert "]]&gt;" in text and "&lt; c &amp; d" in text and "\u200f" in text
     assert "\x00" not in text and "\ud800" not in text and "\ufffe" not in text
     tsv = render(UNITS, "d1", formats=["tsv"]).files["d1.en-pt.tsv"].splitlines()
-    assert all(line.count("\t") == 4 for line in tsv)  # tabs and newlines never split a row
+    assert all(line.count("\t") == 5 for line in tsv)  # tabs and newlines never split a row
 
 
 def test_jsonl_round_trips(tmp_path):
@@ -150,3 +151,53 @@ def test_any_text_gives_well_formed_xml_and_html(text):
 def test_units_file_is_one_json_object_per_line():
     lines = render(UNITS, "d1").files["d1.jsonl"].splitlines()
     assert len(lines) == len(UNITS) and json.loads(lines[0])["translations"][0]["language"] == "pt"
+
+
+def test_reviewed_pairs_are_marked_in_every_format_and_can_be_exported_alone():
+    reviewed = replace(UNITS[1], translations=tuple(
+        replace(t, reviewed=True) for t in UNITS[1].translations))
+    files = render([UNITS[0], reviewed], "d1", created=CREATED).files
+    assert [(u.pivot_text, [t.reviewed for t in u.translations])
+            for u in read_units_text(files["d1.jsonl"])] == [
+        ("Scope.", [False, False]), ("Taxes covered.", [True])]
+    assert [row.split("\t")[5] for row in files["d1.en-pt.tsv"].splitlines()] == [
+        "reviewed", "", "yes"]
+    assert 'state="reviewed"' in files["d1.en-pt.xlf"] and files["d1.en-pt.xlf"].count(
+        'state="reviewed"') == 1
+    assert files["d1.en-pt.tmx"].count('<prop type="x-reviewed">yes</prop>') == 2  # tu, tuv
+    selection = Selection.of(reviewed_only=True)
+    kept = corpus([[UNITS[0], reviewed]], selection)
+    assert [u.pivot_text for u in kept] == ["Taxes covered."]
+    assert dict(selection.dropped) == {"not reviewed": 2, "no translation left": 1}
+
+
+def test_an_export_since_an_earlier_one_holds_only_new_or_changed_units(tmp_path):
+    from pipeline.config import Settings
+    from pipeline.errors import InputError
+    from pipeline.stages import export_corpus
+
+    settings = Settings.for_root(tmp_path)
+
+    def publish(doc: str, units: list[ExportUnit]) -> None:
+        write_atomic(settings.aligned / doc / f"{doc}.jsonl",
+                     render(units, doc, ("jsonl",)).files[f"{doc}.jsonl"])
+
+    def export(**options: str) -> list[str]:
+        done = export_corpus(settings, Selection(), ("jsonl",), True, **options)
+        return [u.pivot_text for u in read_units(done.folder / "corpus.jsonl")]
+
+    publish("d1", UNITS[:2])
+    assert export(name="first") == ["Scope.", "Taxes covered."]
+    publish("d2", [unit("d2", "1", 0, "New decree.", pt="Novo decreto.")])
+    publish("d1", [UNITS[0], replace(UNITS[1], pivot_text="Taxes covered, amended.")])
+    assert export(since="first", name="second") == ["Taxes covered, amended.", "New decree."]
+    assert export(since="last") == []  # nothing new since the second
+    assert export(since="first") == ["Taxes covered, amended.", "New decree."]
+    with pytest.raises(InputError, match="no recorded export 'third'"):
+        export(since="third")
+    with pytest.raises(InputError, match="not usable"):
+        export(name="last")
+
+
+def read_units_text(text: str) -> list[ExportUnit]:
+    return [ExportUnit.from_json(json.loads(line)) for line in text.splitlines()]

@@ -48,7 +48,7 @@ def test_run_processes_samples_reports_failures_and_skips_unchanged(
         assert [a["article"] for a in articles if a["language"] == language] == expected
     tsv = [row.split("\t") for row in (aligned / "002_9382d4ae2bbb4b06.en-sv.tsv").read_text(
         encoding="utf-8").splitlines()]
-    assert tsv[0] == ["en", "sv", "confidence", "document", "article"]
+    assert tsv[0] == ["en", "sv", "confidence", "document", "article", "reviewed"]
     assert {row[4] for row in tsv[1:]} == set(expected)  # every article has sentence pairs
     witness = next(row for row in tsv if row[0].startswith("In witness whereof"))
     assert witness[1].startswith("Till bekräftelse härav") and witness[4] == "final"

@@ -18,7 +18,8 @@ LAYERS: list[tuple[str, set[str]]] = [
         "errors", "records", "progress", "lexicon", "pageimage", "textlayer", "sentalign",
         "export.xmltext", "_exec", "_exec.tesseract", "embedding", "embedding.e5file"}),
     ("settings, records on disk, evidence", {
-        "config", "store", "catalog", "report", "parts", "legacy_hindi", "language",
+        "config", "store", "catalog", "report", "parts", "legacy_hindi", "language", "reviews",
+        "exports",
         "embedding.build", "embedding.encoder"}),
     ("stage 1, ingest", {"pagedecision", "scan", "pdfread", "ingest"}),
     ("an edition cut into acts, its treaties, their pairs",

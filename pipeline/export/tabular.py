@@ -25,17 +25,20 @@ def tsv_field(text: str) -> str:
 def tsv(units: Sequence[ExportUnit], language: str) -> str:
     r"""A TSV with a header line and one row per unit that has a ``language`` translation.
 
-    Columns: English, the other language, confidence, document, article.
+    Columns: English, the other language, confidence, document, article, and
+    ``reviewed`` (``yes`` for a pair a reviewer confirmed or corrected).
 
     >>> from pipeline.export.units import Translation
     >>> u = ExportUnit("d", "1", (0,), "en", "Scope.", (Translation("pt", "Âmbito.", .91, False),))
-    >>> [line.split("\t") for line in tsv([u], "pt").splitlines()]
-    [['en', 'pt', 'confidence', 'document', 'article'], ['Scope.', 'Âmbito.', '0.91', 'd', '1']]
+    >>> for line in tsv([u], "pt").splitlines():
+    ...     print(line.split("\t"))
+    ['en', 'pt', 'confidence', 'document', 'article', 'reviewed']
+    ['Scope.', 'Âmbito.', '0.91', 'd', '1', '']
     """
     pivot = units[0].pivot_language if units else "en"
-    lines = [f"{pivot}\t{language}\tconfidence\tdocument\tarticle"]
+    lines = [f"{pivot}\t{language}\tconfidence\tdocument\tarticle\treviewed"]
     lines += [f"{tsv_field(unit.pivot_text)}\t{tsv_field(t.text)}\t{t.confidence:.2f}\t"
-              f"{tsv_field(unit.doc)}\t{tsv_field(unit.article)}"
+              f"{tsv_field(unit.doc)}\t{tsv_field(unit.article)}\t{'yes' if t.reviewed else ''}"
               for unit in units for t in unit.translations if t.language == language]
     return "\n".join(lines) + "\n"
 

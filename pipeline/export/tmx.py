@@ -59,10 +59,14 @@ def tmx(
         _prop(tu, "x-confidence", f"{min(t.confidence for t in translations):.2f}")
         if any(t.flagged for t in translations):
             _prop(tu, "x-flagged", "yes")
+        if all(t.reviewed for t in translations):
+            _prop(tu, "x-reviewed", "yes")
         _tuv(tu, tag(pivot), unit.pivot_pages, clean(unit.pivot_text))
         for t in translations:
             tuv = _tuv(tu, tag(t.language), t.pages, clean(t.text))
             _prop(tuv, "x-confidence", f"{t.confidence:.2f}", before_seg=True)
+            if t.reviewed:
+                _prop(tuv, "x-reviewed", "yes", before_seg=True)
     ET.indent(root, space=" ")
     return ('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE tmx SYSTEM "tmx14.dtd">\n'
             + ET.tostring(root, encoding="unicode") + "\n")

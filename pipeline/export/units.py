@@ -10,6 +10,7 @@ holds them, one JSON object per line; every export format is made from them.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -24,6 +25,7 @@ __all__ = [
     "article_records",
     "deduplicate",
     "select",
+    "unit_key",
     "units_of",
 ]
 
@@ -37,6 +39,8 @@ class Translation:
     confidence: float
     flagged: bool
     pages: tuple[int, ...] = ()
+    #: The pair was confirmed or corrected by a reviewer (see :mod:`pipeline.reviews`).
+    reviewed: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,7 @@ class ExportUnit:
             translations=tuple(
                 Translation(language=t["language"], text=t["text"],
                             confidence=t["confidence"], flagged=t["flagged"],
-                            pages=tuple(t["pages"]))
+                            pages=tuple(t["pages"]), reviewed=t.get("reviewed", False))
                 for t in record["translations"]),
         )
 
@@ -125,7 +129,8 @@ def units_of(
             pivot_pages=pages(pivot, article, pivot_ids),
             translations=tuple(
                 Translation(language=p.language, text=p.text, confidence=p.confidence,
-                            flagged=p.flagged, pages=pages(p.language, article, p.ids))
+                            flagged=p.flagged, pages=pages(p.language, article, p.ids),
+                            reviewed=p.reviewed)
                 for p in pairs),
         )
         for (article, pivot_ids), pairs in grouped.items()
@@ -144,24 +149,28 @@ class Selection:
     documents: tuple[str, ...] | None = None
     min_confidence: float = 0.0
     include_flagged: bool = True
+    #: Keep only pairs a reviewer confirmed or corrected.
+    reviewed_only: bool = False
     #: What was left out and why (filled in by :func:`select` and :func:`deduplicate`).
     dropped: Counter[str] = field(default_factory=Counter, compare=False)
 
     @classmethod
     def of(cls, languages: Sequence[str] | None = None, documents: Sequence[str] | None = None,
-           min_confidence: float = 0.0, exclude_flagged: bool = False) -> Selection:
+           min_confidence: float = 0.0, exclude_flagged: bool = False,
+           reviewed_only: bool = False) -> Selection:
         """A selection from command-line style options (empty lists mean all)."""
         return cls(languages=tuple(languages) if languages else None,
                    documents=tuple(documents) if documents else None,
-                   min_confidence=min_confidence, include_flagged=not exclude_flagged)
+                   min_confidence=min_confidence, include_flagged=not exclude_flagged,
+                   reviewed_only=reviewed_only)
 
 
 def select(units: Iterable[ExportUnit], selection: Selection) -> list[ExportUnit]:
     """Keep the units and translations ``selection`` asks for; count the rest.
 
     A unit whose translations are all filtered out is dropped; ``selection.dropped``
-    counts dropped translations by reason (``language``, ``confidence``, ``flagged``)
-    and dropped units (``document``, ``no translation left``).
+    counts dropped translations by reason (``language``, ``confidence``, ``flagged``,
+    ``not reviewed``) and dropped units (``document``, ``no translation left``).
 
     >>> fr = Translation("fr", "Bonjour.", 0.4, True)
     >>> pt = Translation("pt", "Olá.", 0.9, False)
@@ -183,6 +192,8 @@ def select(units: Iterable[ExportUnit], selection: Selection) -> list[ExportUnit
                 selection.dropped["confidence"] += 1
             elif t.flagged and not selection.include_flagged:
                 selection.dropped["flagged"] += 1
+            elif selection.reviewed_only and not t.reviewed:
+                selection.dropped["not reviewed"] += 1
             else:
                 translations.append(t)
         if translations:
@@ -190,6 +201,20 @@ def select(units: Iterable[ExportUnit], selection: Selection) -> list[ExportUnit
         else:
             selection.dropped["no translation left"] += 1
     return kept
+
+
+def unit_key(unit: ExportUnit) -> str:
+    """What makes a unit the same in a later export: its document, article and texts
+    (a unit whose text or translations changed is new).
+
+    >>> u = ExportUnit("d", "1", (0,), "en", "Scope.", (Translation("pt", "Âmbito.", .9, False),))
+    >>> unit_key(u) == unit_key(replace(u, pivot_ids=(3,))), unit_key(u) == unit_key(
+    ...     replace(u, pivot_text="Scope"))
+    (True, False)
+    """
+    text = "\0".join((unit.doc, unit.article, unit.pivot_text,
+                      *sorted(f"{t.language}\0{t.text}" for t in unit.translations)))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
 def deduplicate(units: Iterable[ExportUnit], dropped: Counter[str]) -> list[ExportUnit]:

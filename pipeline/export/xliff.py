@@ -45,7 +45,8 @@ def xliff(
             ):
                 if value:
                     ET.SubElement(notes, f"{{{_NS}}}note", category=category).text = clean(value)
-            state = ({"state": "initial", "subState": "gazette:flagged"} if t.flagged
+            state = ({"state": "reviewed"} if t.reviewed
+                     else {"state": "initial", "subState": "gazette:flagged"} if t.flagged
                      else {"state": "translated"})
             segment = ET.SubElement(element, f"{{{_NS}}}segment", {"id": "s1", **state})
             for name, value in (("source", unit.pivot_text), ("target", t.text)):

@@ -1,0 +1,124 @@
+"""Review decisions as source data: recorded, resolved (the later one wins), applied by
+the aligner (fixed pairs kept, rejected ones never given) and by the repair stage (word
+edits as logged repairs), reported when the text under them changed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+
+from pipeline.align import align_sentences, pair_articles
+from pipeline.config import DEFAULT_MODEL_DIR, Settings
+from pipeline.embedding.encoder import Encoder
+from pipeline.errors import InputError
+from pipeline.ingest import source_for
+from pipeline.records import CleanedDocument, Page, SentencePair
+from pipeline.repair import undo
+from pipeline.reviews import (
+    apply_edits,
+    digest,
+    edit_context,
+    record,
+    resolve,
+    review_file,
+    sentence_key,
+)
+from pipeline.stages import read_structure
+from pipeline.store import DocumentOutput, is_up_to_date
+
+
+def bead(article: str, language: str, pivot: list[str], other: list[str]) -> dict:
+    return {"article": article, "language": language,
+            "beads": [{"pivot": [sentence_key(s) for s in pivot],
+                       "other": [sentence_key(s) for s in other]}]}
+
+
+def test_decisions_are_checked_appended_and_the_later_one_wins(tmp_path: Path):
+    settings = Settings.for_root(tmp_path)
+    with pytest.raises(InputError, match="unknown review action"):
+        record(settings, "d", {"action": "approve"}, "ana")
+    with pytest.raises(InputError, match="needs the article"):
+        record(settings, "d", {"action": "confirm", "article": "1"}, "ana")
+    assert digest(settings, "d") is None
+    record(settings, "d", {"action": "confirm", **bead("1", "pt", ["A."], ["Um."])}, "ana")
+    record(settings, "d", {"action": "join", **bead("1", "pt", ["A."], ["Um.", "Dois."])}, "rui")
+    record(settings, "d", {"action": "reject", **bead("2", "pt", ["B."], ["Três."])}, "ana")
+    lines = [json.loads(line) for line in review_file(settings, "d").read_text().splitlines()]
+    assert [(line["who"], line["action"]) for line in lines] == [
+        ("ana", "confirm"), ("rui", "join"), ("ana", "reject")]
+    review = resolve(settings, "d")
+    keys = [sentence_key(s) for s in ("A.", "Um.", "Dois.")]
+    assert review.fixed[("1", "pt")] == [((keys[0],), (keys[1], keys[2]))]  # join replaced it
+    assert len(review.rejected[("2", "pt")]) == 1 and review.decisions == 3
+    assert digest(settings, "d") is not None
+
+
+def test_a_word_edit_is_a_logged_undoable_repair_or_reported_when_gone(tmp_path: Path):
+    settings = Settings.for_root(tmp_path)
+    text = "O imposto fiscai sobre a renda."
+    start = text.index("fiscai")
+    record(settings, "d", {"action": "edit", "edit": {
+        "before": "fiscai", "after": "fiscal", **edit_context(text, start, start + 6)}}, "ana")
+    review = resolve(settings, "d")
+    cleaned = apply_edits(CleanedDocument("d", (Page(1, "ocr", "t", text),)), review)
+    assert cleaned.pages[0].text == "O imposto fiscal sobre a renda."
+    assert [(s.rule, s.before, s.after) for s in cleaned.steps] == [
+        ("reviewer", "fiscai", "fiscal")]
+    assert undo(cleaned.pages[0].text, cleaned.steps) == text and not review.stale
+    other = apply_edits(CleanedDocument("d", (Page(1, "ocr", "t", "Outro texto."),)), review)
+    assert other.steps == () and review.stale == [
+        "edit 'fiscai' → 'fiscal': the word is no longer in the text with the same words "
+        "around it"]
+
+
+@pytest.mark.slow
+def test_the_aligner_keeps_fixed_pairs_and_never_gives_rejected_ones(tmp_path: Path):
+    """Seed 002 (a treaty in Portuguese, English and Swedish) aligned with the real
+    model (articles 2 and 3), then again with a reviewer's decisions on article 2."""
+    settings = Settings.for_root(tmp_path)
+    _, _, articles = read_structure(SAMPLES / "002_9382d4ae2bbb4b06.txt", settings)
+    pairs = {"pt": [p for p in pair_articles(articles, "en")["pt"] if p.key in ("2", "3")]}
+    encode = Encoder(DEFAULT_MODEL_DIR, cache=tmp_path / "vectors.sqlite").encode
+    before = align_sentences(pairs, encode)["pt"]
+    matched = [p for p in before if p.article == "2" and p.matched]
+    wrong, right = matched[0], matched[1]
+
+    # reject the first pair; join the second with the Portuguese sentence after it
+    next_pt = next(p for p in before if p.article == "2" and p.ids
+                   and p.ids[0] == right.ids[-1] + 1)
+    record(settings, "d", {"action": "reject", **bead(
+        "2", "pt", [wrong.pivot_text], [wrong.text])}, "ana")
+    record(settings, "d", {"action": "join", **bead(
+        "2", "pt", [right.pivot_text], [right.text, next_pt.text])}, "ana")
+    review = resolve(settings, "d")
+    after = align_sentences(pairs, encode, review=review)["pt"]
+
+    def beads(found: list[SentencePair]) -> set[tuple]:
+        return {(p.article, p.pivot_ids, p.ids) for p in found}
+
+    assert ("2", wrong.pivot_ids, wrong.ids) not in beads(after)
+    assert {(p.pivot_ids, p.ids, p.reviewed) for p in after if p.article == "2"} >= {
+        (wrong.pivot_ids, (), True), ((), wrong.ids, True),
+        (right.pivot_ids, right.ids + next_pt.ids, True)}
+    joined = next(p for p in after if p.pivot_ids == right.pivot_ids and p.article == "2")
+    assert joined.confidence == 1.0 and not joined.flagged
+    # other articles are aligned as before; nothing went stale
+    assert beads([p for p in after if p.article != "2"]) == beads(
+        [p for p in before if p.article != "2"])
+    assert review.stale == []
+
+
+def test_a_changed_review_makes_a_document_out_of_date(tmp_path: Path):
+    settings = Settings.for_root(tmp_path)
+    source = source_for(SAMPLES / "001_92f44dad33fafe9c.txt")
+    out = DocumentOutput(settings, source.doc_id)
+    out.start()
+    out.write("aligned", "units.jsonl", "")
+    out.publish({"sha256": source.sha256, "build": settings.output_key(), "review": None})
+    assert is_up_to_date(settings, source)
+    record(settings, source.doc_id, {"action": "confirm", **bead("1", "pt", ["A."], ["B."])},
+           "ana")
+    assert not is_up_to_date(settings, source)  # the review is an input of the document
