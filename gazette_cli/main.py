@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import getpass
 import inspect
 import json
 import logging
 import os
+import secrets
 import shutil
 import signal
 import sys
@@ -777,21 +779,57 @@ def _trigger(root: Path, deployment: str, parameters: dict[str, object]) -> Any:
 
 @app.command()
 def review(
-    doc: Annotated[str, typer.Argument(help="A document id, as `gazette run` printed it.")],
+    doc: Annotated[str | None, typer.Argument(
+        help="A document id, as `gazette run` printed it (with --serve: the page to open; "
+             "without, all documents are listed).")] = None,
     root: RootOption = Path(),
     out: Annotated[Path | None, typer.Option(
         help="Where to write the page (default aligned/<doc>/review.html).")] = None,
+    serve: Annotated[bool, typer.Option(
+        "--serve", help="Serve the review pages on 127.0.0.1, taking decisions.")] = False,
+    port: Annotated[int, typer.Option(help="Port for --serve (0: a free one).")] = 0,
+    who: Annotated[str | None, typer.Option(
+        help="The reviewer's name in the decisions (default: your login).")] = None,
 ) -> None:
-    """Write a self-contained HTML page to review a document's alignment.
+    """Review a document's alignment: write a self-contained HTML page, or with --serve
+    a local web app whose decisions the next run applies.
 
     Articles as rows, languages as columns, each unit with its confidence; flagged
     units highlighted and filterable; repaired words show their OCR text on hover;
-    unreadable regions and page problems listed with their reasons.
+    unreadable regions and page problems listed with their reasons. Served, each unit
+    can be confirmed, rejected, joined with a neighbouring sentence, split, or have a
+    word corrected, by keyboard (j/k go through the flagged units); the decisions go to
+    reviews/<doc>.jsonl. The server listens on 127.0.0.1 only and answers only URLs
+    with the token it prints.
     """
+    settings = Settings.for_root(root)
+    if serve:
+        _serve_review(settings, doc, port, who or getpass.getuser())
+        return
+    if doc is None:
+        error("give the document to review (or --serve)")
+        raise typer.Exit(2)
     from pipeline.review import write_review
 
-    path = _or_exit(lambda: write_review(Settings.for_root(root), doc, out))
+    path = _or_exit(lambda: write_review(settings, doc, out))
     console.print(f"review page written to {path}")
+
+
+def _serve_review(settings: Settings, doc: str | None, port: int, who: str) -> None:
+    """Run the review app until Ctrl-C; print the URL with its token."""
+    import uvicorn
+
+    from flows.server import free_port
+    from pipeline.reviewapp import review_app
+
+    token = secrets.token_urlsafe(24)
+    port = port or free_port()
+    path = f"/doc/{doc}" if doc else "/"
+    console.print(f"review at http://127.0.0.1:{port}{path}?token={token}", soft_wrap=True)
+    console.print(f"decisions go to {settings.reviews}; Ctrl-C stops.")
+    sys.stdout.flush()
+    uvicorn.run(review_app(settings, token, who), host="127.0.0.1", port=port,
+                log_level="warning")
 
 
 def _ingest_one(file: Path) -> IngestedDocument:

@@ -202,6 +202,62 @@ tr.flagged .conf{color:#a00;font-weight:600}
 mark.fix{background:#d6f5d6;border-bottom:1px dotted #070}
 .note{font-style:italic;color:#a00}
 .filters{margin:1em 0;padding:.5em;background:#f6f6f6}
+.actions{position:sticky;top:0;background:#eef6ff;padding:.5em;margin:1em 0;z-index:1}
+.keys{font-size:12px;color:#444}
+tr.focus td{outline:2px solid #06c}
+tr.decided td:first-child{border-left:4px solid #070}
+"""
+
+_ACTIONS_SCRIPT = """
+var bar=document.getElementById('actions'), api=bar.dataset.api, pivot=bar.dataset.pivot;
+var rows=Array.prototype.slice.call(document.querySelectorAll('tr.unit')), at=-1;
+function language(){return document.getElementById('language').value;}
+function focusRow(i){
+  if(i<0||i>=rows.length){return;}
+  if(at>=0){rows[at].classList.remove('focus');}
+  at=i; rows[i].classList.add('focus'); rows[i].scrollIntoView({block:'center'});
+}
+function move(step,flaggedOnly){
+  for(var i=at+step;i>=0&&i<rows.length;i+=step){
+    if(!rows[i].hidden&&(!flaggedOnly||rows[i].classList.contains('flagged'))){
+      focusRow(i);return;}
+  }
+}
+function act(body){
+  if(at<0){return;}
+  var row=rows[at], status=document.getElementById('status');
+  body.row=parseInt(row.dataset.row,10); body.language=body.language||language();
+  fetch(api,{method:'POST',headers:{'Content-Type':'application/json'},
+             body:JSON.stringify(body)})
+  .then(function(r){return r.json().then(function(data){
+    if(r.ok){row.classList.add('decided');row.dataset.decision=body.action;
+             status.textContent='recorded: '+body.action+' (row '+body.row+')';}
+    else{status.textContent='refused: '+data.error;}
+    status.dataset.state=r.ok?'ok':'error';});});
+}
+var keys={c:{action:'confirm'},r:{action:'reject'},s:{action:'split'},
+  a:{action:'join',side:'other',direction:'next'},
+  A:{action:'join',side:'other',direction:'previous'},
+  b:{action:'join',side:'pivot',direction:'next'},
+  B:{action:'join',side:'pivot',direction:'previous'}};
+document.addEventListener('keydown',function(e){
+  if(e.target.tagName==='INPUT'||e.target.tagName==='SELECT'||e.ctrlKey||e.metaKey){return;}
+  if(e.key==='j'){move(1,true);}
+  else if(e.key==='k'){move(-1,true);}
+  else if(e.key==='n'){move(1,false);}
+  else if(e.key==='p'){move(-1,false);}
+  else if(keys[e.key]){act(Object.assign({},keys[e.key]));}
+  else if(e.key==='e'||e.key==='E'){
+    var word=window.prompt('Word to correct');
+    if(!word){return;}
+    var correction=window.prompt('Correction of '+word,word);
+    if(correction===null){return;}
+    act({action:'edit',word:word,correction:correction,
+         language:e.key==='E'?pivot:language()});
+  } else {return;}
+  e.preventDefault();
+});
+rows.forEach(function(row,i){row.addEventListener('click',function(){focusRow(i);});});
 """
 
 _SCRIPT = """
@@ -222,8 +278,10 @@ applyFilters();
 """
 
 
-def render(document: Document) -> str:
-    """The review page as HTML text (styles and script inline)."""
+def render(document: Document, serve: str | None = None) -> str:
+    """The review page as HTML text (styles and script inline); with ``serve`` (the URL
+    decisions are posted to, see :mod:`pipeline.reviewapp`), with the reviewer's
+    actions and their keys."""
     clean = XmlText()
 
     def text(value: str) -> str:
@@ -241,7 +299,7 @@ def render(document: Document) -> str:
     head = "".join(f"<th>{text(language)}</th>" for language in languages)
     body = []
     current = None
-    for row in document.rows:
+    for number, row in enumerate(document.rows):
         if row.article != current:
             current = row.article
             headings = " / ".join(text(heading) for heading in (
@@ -262,8 +320,8 @@ def render(document: Document) -> str:
         cells = [f'<td lang="{text(language)}">{content}</td>'
                  for language, content in zip(languages, contents, strict=True)]
         css = "unit flagged" if row.flagged else "unit"
-        body.append(f'<tr class="{css}" data-confidence="{row.confidence:.2f}">'
-                    f'{"".join(cells)}</tr>')
+        body.append(f'<tr class="{css}" data-row="{number}" '
+                    f'data-confidence="{row.confidence:.2f}">{"".join(cells)}</tr>')
     problems = "".join(f"<li>page {page}: {text(reason)}</li>"
                        for page, reason in document.problems) or "<li>none</li>"
     flagged = sum(row.flagged for row in document.rows)
@@ -278,12 +336,29 @@ def render(document: Document) -> str:
 <div class="filters"><label><input type="checkbox" id="flagged-only"> flagged only</label>
 <label>confidence below <input type="number" id="below" min="0" max="1" step="0.05"
 value="1.01"></label> <span id="shown"></span> units shown</div>
+{_actions(document, serve, text) if serve else ""}
 <table id="units"><thead><tr>{head}</tr></thead><tbody>
 {chr(10).join(body)}
 </tbody></table>
 <script>{_SCRIPT}</script>
+{f"<script>{_ACTIONS_SCRIPT}</script>" if serve else ""}
 </body></html>
 """
+
+
+def _actions(document: Document, serve: str, text: Callable[[str], str]) -> str:
+    """The reviewer's bar: the language acted on, the keys, where results are said."""
+    options = "".join(f'<option value="{text(language)}">{text(language)}</option>'
+                      for language in document.languages if language != document.pivot)
+    return f"""<div class="actions" id="actions" data-api="{text(serve)}"
+data-pivot="{text(document.pivot)}">
+<label>translation <select id="language">{options}</select></label>
+<span class="keys"><kbd>j</kbd>/<kbd>k</kbd> next/previous flagged unit, <kbd>n</kbd>/<kbd>p</kbd>
+any unit; <kbd>c</kbd> confirm, <kbd>r</kbd> reject, <kbd>a</kbd>/<kbd>A</kbd> join the
+translation's next/previous sentence, <kbd>b</kbd>/<kbd>B</kbd> join the English
+next/previous sentence, <kbd>s</kbd> split, <kbd>e</kbd>/<kbd>E</kbd> correct a word of the
+translation/English. Decisions apply at the next run of the document.</span>
+<div id="status" role="status"></div></div>"""
 
 
 def _marked(document: Document, start: int, end: int, text: Callable[[str], str]) -> str:

@@ -31,7 +31,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("stage 5, alignment", {"align"}),
     ("stage 6, export", {"export", "export.units", "export.tmx", "export.xliff",
                          "export.tabular"}),
-    ("compositions of the stages, and the review page", {"stages", "review"}),
+    ("compositions of the stages, and the review page",
+     {"stages", "review", "reviewapp"}),
 ]
 #: Imports that go up, each with its reason.
 ALLOWED_UP = {

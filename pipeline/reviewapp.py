@@ -1,0 +1,169 @@
+"""``gazette review --serve``: the review page as a local web app that takes decisions.
+
+A Starlette app bound to 127.0.0.1. Every request must carry the session's random
+token (``?token=…`` or the ``X-Gazette-Token`` header): anything else on the machine
+gets 403. Only documents the catalog knows and that are published are served (404
+otherwise).
+
+``GET /`` lists the documents; ``GET /doc/{doc}`` is the review page of
+:mod:`pipeline.review` with the actions; ``POST /doc/{doc}/decisions`` takes one action
+on one row of that page (``{"row": 3, "language": "pt", "action": "join", "side":
+"other", "direction": "next"}``), turns it into a decision about sentences
+(:func:`decision_for`) and appends it to the document's ``reviews/<doc>.jsonl``
+(:mod:`pipeline.reviews`); the next run applies it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from pipeline.catalog import Catalog
+from pipeline.config import Settings
+from pipeline.errors import InputError
+from pipeline.review import Document, load, render
+from pipeline.reviews import edit_context, record, sentence_key
+
+__all__ = ["decision_for", "review_app"]
+
+
+def decision_for(document: Document, request: dict[str, Any]) -> dict[str, Any]:
+    """The decision an action on a row of the review page stands for.
+
+    ``request``: ``row`` (its number on the page), ``language`` (the translation acted
+    on), ``action``; for ``join``, ``side`` (``pivot`` or ``other``) and ``direction``
+    (``next`` or ``previous``); for ``edit``, ``word`` and ``correction`` (the first
+    occurrence of the word in the row's text of ``language``, which may be the pivot
+    language). Raises :class:`InputError` for an action that does not fit the row.
+    """
+    rows = document.rows
+    number = request.get("row")
+    if not isinstance(number, int) or not 0 <= number < len(rows):
+        raise InputError(f"no row {number!r} on this page")
+    row, language, action = rows[number], request.get("language"), request.get("action")
+    if not isinstance(language, str) or language not in document.languages:
+        raise InputError(f"no {language!r} text on this page")
+    if action == "edit":
+        return _edit(document, row.article, row.ids.get(language, ()), language, request)
+    pivot_ids = row.ids.get(document.pivot, ())
+    other_ids = row.ids.get(language, ()) if language != document.pivot else ()
+    if not pivot_ids or not other_ids:
+        raise InputError(f"row {number} pairs no {document.pivot} sentence with {language}")
+    beads = [(pivot_ids, other_ids)]
+    if action == "join":
+        side, step = request.get("side"), {"next": 1, "previous": -1}.get(
+            request.get("direction", ""))
+        if side not in ("pivot", "other") or step is None:
+            raise InputError("a join needs a side (pivot, other) and a direction (next, "
+                             "previous)")
+        ids = pivot_ids if side == "pivot" else other_ids
+        added = ids[-1] + 1 if step == 1 else ids[0] - 1
+        count = len(document.sentences.get(
+            (document.pivot if side == "pivot" else language, row.article), []))
+        if not 0 <= added < count:
+            raise InputError(f"no {request['direction']} sentence to join on that side")
+        joined = tuple(sorted((*ids, added)))
+        beads = [(joined, other_ids) if side == "pivot" else (pivot_ids, joined)]
+    elif action == "split":
+        if len(pivot_ids) < 2 or len(other_ids) < 2:
+            raise InputError("a split needs two sentences or more on each side")
+        beads = [(pivot_ids[:1], other_ids[:1]), (pivot_ids[1:], other_ids[1:])]
+    elif action not in ("confirm", "reject"):
+        raise InputError(f"unknown action {action!r}")
+
+    def keys(lang: str, ids: tuple[int, ...]) -> list[str]:
+        return [sentence_key(_sentence(document, lang, row.article, i)) for i in ids]
+
+    return {"action": action, "article": row.article, "language": language,
+            "beads": [{"pivot": keys(document.pivot, p), "other": keys(language, o)}
+                      for p, o in beads]}
+
+
+def _sentence(document: Document, language: str, article: str, i: int) -> str:
+    start, end = document.sentences[(language, article)][i]
+    return document.text[start:end]
+
+
+def _edit(document: Document, article: str, ids: tuple[int, ...], language: str,
+          request: dict[str, Any]) -> dict[str, Any]:
+    word, correction = request.get("word"), request.get("correction")
+    if not isinstance(word, str) or not isinstance(correction, str) or not word.strip():
+        raise InputError("an edit needs the word and its correction")
+    for i in ids:
+        start, end = document.sentences[(language, article)][i]
+        at = document.text.find(word, start, end)
+        if at >= 0:
+            return {"action": "edit", "language": language, "article": article,
+                    "edit": {"before": word, "after": correction,
+                             **edit_context(document.text, at, at + len(word))}}
+    raise InputError(f"{word!r} is not in that row's {language} text")
+
+
+def review_app(settings: Settings, token: str, who: str) -> Starlette:
+    """The app for one project, answering only requests that carry ``token``;
+    decisions are recorded as made by ``who``."""
+
+    def allowed(request: Request) -> bool:
+        given = request.query_params.get("token") or request.headers.get("x-gazette-token")
+        return given is not None and secrets.compare_digest(given, token)
+
+    def document(doc_id: str) -> Document | None:
+        if Catalog(settings).document(doc_id) is None:
+            return None
+        try:
+            return load(settings, doc_id)
+        except InputError:
+            return None
+
+    async def index(request: Request) -> Response:
+        if not allowed(request):
+            return _refused()
+        links = "".join(
+            f'<li><a href="/doc/{row.doc_id}?token={token}">{row.doc_id}</a></li>'
+            for row in Catalog(settings).documents()
+            if row.status == "done" and (settings.aligned / row.doc_id).is_dir())
+        return HTMLResponse(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>"
+                            f"gazette review</title></head><body><h1>Documents</h1>"
+                            f"<ul>{links}</ul></body></html>")
+
+    async def page(request: Request) -> Response:
+        if not allowed(request):
+            return _refused()
+        found = document(request.path_params["doc"])
+        if found is None:
+            return _unknown(request.path_params["doc"])
+        return HTMLResponse(render(found, serve=f"/doc/{found.doc_id}/decisions?token={token}"))
+
+    async def decide(request: Request) -> Response:
+        if not allowed(request):
+            return _refused()
+        found = document(request.path_params["doc"])
+        if found is None:
+            return _unknown(request.path_params["doc"])
+        try:
+            body = await request.json()
+            decision = decision_for(found, body if isinstance(body, dict) else {})
+            line = record(settings, found.doc_id, decision, who)
+        except (InputError, ValueError) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse(line)
+
+    return Starlette(routes=[
+        Route("/", index), Route("/doc/{doc}", page),
+        Route("/doc/{doc}/decisions", decide, methods=["POST"]),
+    ])
+
+
+def _refused() -> Response:
+    return JSONResponse({"error": "this review session's token is missing or wrong"},
+                        status_code=403)
+
+
+def _unknown(doc_id: str) -> Response:
+    return JSONResponse({"error": f"no processed document {doc_id!r} in the catalog"},
+                        status_code=404)
