@@ -47,8 +47,9 @@ def record(settings: Settings, name: str, keys: set[str] | frozenset[str], writt
          "units": sorted(keys)}, indent=0) + "\n")
 
 
-def read(settings: Settings, name: str) -> frozenset[str]:
-    """The unit keys known as of export ``name`` (or the last one, for ``last``)."""
+def read(settings: Settings, name: str) -> tuple[str, frozenset[str]]:
+    """Export ``name`` (the last one, for ``last``): its name and the unit keys known
+    as of it."""
     records = {path.stem: json.loads(path.read_text(encoding="utf-8"))
                for path in _folder(settings).glob("*.json")}
     if name == LAST and records:
@@ -56,4 +57,4 @@ def read(settings: Settings, name: str) -> frozenset[str]:
     if name not in records:
         known = ", ".join(sorted(records)) or "none yet"
         raise InputError(f"no recorded export {name!r}", f"recorded exports: {known}")
-    return frozenset(records[name]["units"])
+    return name, frozenset(records[name]["units"])

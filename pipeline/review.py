@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from pipeline.config import Settings
 from pipeline.errors import InputError
@@ -73,14 +75,22 @@ class Document:
     marks: list[Mark]
     #: (page, reason) of unreadable regions and of pages with warnings or failures.
     problems: list[tuple[int, str]]
+    #: The aligner's beads, as in ``sentences.jsonl``.
+    beads: list[SentencePair] = field(default_factory=list)
+    #: (article, language) → cosine similarity of each English sentence (rows) with
+    #: each sentence of the language (columns); empty unless loaded with ``embed``.
+    maps: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def load(settings: Settings, doc_id: str) -> Document:
-    """Read a published document; :class:`InputError` if it was never processed."""
+def load(settings: Settings, doc_id: str,
+         embed: Callable[[list[str]], np.ndarray] | None = None) -> Document:
+    """Read a published document; :class:`InputError` if it was never processed. With
+    ``embed`` (the run's encoder: its cache holds the sentences already), each article
+    pair's similarity map is computed too."""
     cleaned, aligned = settings.cleaned / doc_id, settings.aligned / doc_id
     if not (cleaned / "manifest.json").is_file() or not aligned.is_dir():
         raise InputError(f"no processed document {doc_id!r} in {settings.cleaned}",
@@ -108,7 +118,28 @@ def load(settings: Settings, doc_id: str) -> Document:
         headings={(a.language, a.key): a.heading for a in articles},
         sentences={(a.language, a.key): list(a.sentences) for a in articles},
         rows=rows_of(beads, [a.key for a in articles if a.language == pivot], pivot),
-        marks=_marks(pages, steps), problems=sorted(problems))
+        marks=_marks(pages, steps), problems=sorted(problems), beads=beads,
+        maps={} if embed is None else _maps(articles, beads, text, pivot, embed))
+
+
+#: Article pairs with more sentences than this on a side get no map (it would be
+#: unreadable at the page's size).
+MAP_MAX = 80
+
+
+def _maps(articles: list[Article], beads: list[SentencePair], text: str, pivot: str,
+          embed: Callable[[list[str]], np.ndarray]) -> dict[tuple[str, str], np.ndarray]:
+    """The similarity map of every article pair the beads cover."""
+    spans = {(a.language, a.key): a.sentences for a in articles}
+    pairs = sorted({(b.article, b.language) for b in beads})
+    maps = {}
+    for article, language in pairs:
+        src, tgt = spans.get((pivot, article), ()), spans.get((language, article), ())
+        if not src or not tgt or max(len(src), len(tgt)) > MAP_MAX:
+            continue
+        vectors = embed([text[a:b] for a, b in (*src, *tgt)])
+        maps[article, language] = vectors[:len(src)] @ vectors[len(src):].T
+    return maps
 
 
 def _unreadable(blocks: list[Block]) -> list[tuple[int, int, int, str]]:
@@ -322,6 +353,11 @@ def render(document: Document, serve: str | None = None) -> str:
         css = "unit flagged" if row.flagged else "unit"
         body.append(f'<tr class="{css}" data-row="{number}" '
                     f'data-confidence="{row.confidence:.2f}">{"".join(cells)}</tr>')
+        if number + 1 == len(document.rows) or document.rows[number + 1].article != current:
+            body += [f'<tr class="map"><td colspan="{len(languages)}"><details><summary>'
+                     f"similarity map {text(document.pivot)} × {text(language)}</summary>"
+                     f"{_map_svg(document, row.article, language)}</details></td></tr>"
+                     for language in languages if (row.article, language) in document.maps]
     problems = "".join(f"<li>page {page}: {text(reason)}</li>"
                        for page, reason in document.problems) or "<li>none</li>"
     flagged = sum(row.flagged for row in document.rows)
@@ -344,6 +380,34 @@ value="1.01"></label> <span id="shown"></span> units shown</div>
 {f"<script>{_ACTIONS_SCRIPT}</script>" if serve else ""}
 </body></html>
 """
+
+
+def _map_svg(document: Document, article: str, language: str) -> str:
+    """One article pair's similarity map as SVG: a cell per sentence pair, darker for
+    more similar (English down, the translation across), the aligner's beads outlined
+    (red: flagged, green: made by a review)."""
+    similarity = document.maps[article, language]
+    n, m = similarity.shape
+    cell = max(3, min(10, 320 // max(n, m)))
+    cells = []
+    for i in range(n):
+        for j in range(m):
+            shade = int(255 - 255 * min(max((float(similarity[i, j]) - 0.7) / 0.25, 0), 1))
+            cells.append(f'<rect x="{j * cell}" y="{i * cell}" width="{cell}" '
+                         f'height="{cell}" fill="rgb({shade},{shade},{shade})"/>')
+    for bead in document.beads:
+        if bead.article != article or bead.language != language or not bead.matched:
+            continue
+        colour = "#070" if bead.reviewed else "#c00" if bead.flagged else "#06c"
+        cells.append(
+            f'<rect class="bead" x="{bead.ids[0] * cell}" y="{bead.pivot_ids[0] * cell}" '
+            f'width="{len(bead.ids) * cell}" height="{len(bead.pivot_ids) * cell}" '
+            f'fill="none" stroke="{colour}" stroke-width="1.5"><title>'
+            f"{language} {list(bead.ids)} ↔ en {list(bead.pivot_ids)}: "
+            f"{bead.confidence:.2f}</title></rect>")
+    return (f'<svg class="map" width="{m * cell}" '
+            f'height="{n * cell}" role="img" aria-label="similarity of the {n} English and '
+            f'{m} {language} sentences of article {escape(article)}">{"".join(cells)}</svg>')
 
 
 def _actions(document: Document, serve: str, text: Callable[[str], str]) -> str:
@@ -384,8 +448,9 @@ def _origin(mark: Mark, text: Callable[[str], str]) -> str:
 
 def write_review(settings: Settings, doc_id: str, path: Path | None = None) -> Path:
     """Write the review page (default ``aligned/<doc>/review.html``) and return its path."""
+    from pipeline.stages import encoder_for
     from pipeline.store import write_atomic
 
     path = path or settings.aligned / doc_id / "review.html"
-    write_atomic(path, render(load(settings, doc_id)))
+    write_atomic(path, render(load(settings, doc_id, encoder_for(settings).encode)))
     return path

@@ -28,6 +28,7 @@ from pipeline.config import Settings
 from pipeline.errors import InputError
 from pipeline.review import Document, load, render
 from pipeline.reviews import edit_context, record, sentence_key
+from pipeline.stages import encoder_for
 
 __all__ = ["decision_for", "review_app"]
 
@@ -112,11 +113,11 @@ def review_app(settings: Settings, token: str, who: str) -> Starlette:
         given = request.query_params.get("token") or request.headers.get("x-gazette-token")
         return given is not None and secrets.compare_digest(given, token)
 
-    def document(doc_id: str) -> Document | None:
+    def document(doc_id: str, maps: bool = False) -> Document | None:
         if Catalog(settings).document(doc_id) is None:
             return None
         try:
-            return load(settings, doc_id)
+            return load(settings, doc_id, encoder_for(settings).encode if maps else None)
         except InputError:
             return None
 
@@ -134,7 +135,7 @@ def review_app(settings: Settings, token: str, who: str) -> Starlette:
     async def page(request: Request) -> Response:
         if not allowed(request):
             return _refused()
-        found = document(request.path_params["doc"])
+        found = document(request.path_params["doc"], maps=True)
         if found is None:
             return _unknown(request.path_params["doc"])
         return HTMLResponse(render(found, serve=f"/doc/{found.doc_id}/decisions?token={token}"))

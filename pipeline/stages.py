@@ -212,7 +212,7 @@ def export_corpus(
         raise InputError(f"no processed documents in {settings.aligned}",
                          "run `gazette run` first")
     name = exports.checked_name(name)
-    before = exports.read(settings, since) if since else frozenset()
+    since, before = exports.read(settings, since) if since else (None, frozenset())
     units = corpus(documents, selection)
     keys = [unit_key(unit) for unit in units]
     new = [unit for unit, key in zip(units, keys, strict=True) if key not in before]

@@ -151,6 +151,10 @@ def test_review_page_renders_in_chromium(root: Path, tmp_path: Path):
             page.fill("#below", "0.6")
             below = int(page.locator("#shown").inner_text())
             assert 0 < below < total
+            # a similarity map per article pair, with the aligner's beads on it
+            maps = page.locator("tr.map svg.map")
+            assert maps.count() == 2 * len(headings)  # pt and sv for each article
+            assert page.locator("tr.map svg rect.bead[stroke='#c00']").count() >= 1
             repaired = page.locator("mark.fix").first
             assert repaired.get_attribute("title").startswith(("OCR: ", "inserted by "))
             page.fill("#below", "1.01")
@@ -158,3 +162,26 @@ def test_review_page_renders_in_chromium(root: Path, tmp_path: Path):
         finally:
             browser.close()
     assert (tmp_path / "review.png").stat().st_size > 10_000
+
+
+def test_an_export_since_the_last_holds_exactly_a_new_decree_s_units(
+        sample_run: SampleRun, tmp_path: Path):
+    """The processed samples exported and recorded while one decree's outputs were not
+    there yet; once they are, `--since` that export gives exactly that decree's units."""
+    root = sample_run.copy(tmp_path / "project")
+    new = "textlayer_protocol_brazil_sweden_pt_en"
+    shutil.move(root / "aligned" / new, tmp_path / new)
+    first = gazette("export", "--format", "jsonl", "--name", "before-" + new, cwd=root)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert f"Recorded as before-{new}" in first.stdout
+    shutil.move(tmp_path / new, root / "aligned" / new)  # the new decree is published
+
+    since = gazette("export", "--format", "jsonl", "--since", "last", cwd=root)
+    assert since.returncode == 0, since.stdout + since.stderr
+    exported = units_of(root / "aligned" / "_corpus" / "corpus.jsonl")
+    expected = units_of(root / "aligned" / new / f"{new}.jsonl")
+    assert [(u["doc"], u["pivot_text"]) for u in exported] == [
+        (u["doc"], u["pivot_text"]) for u in expected] and exported
+    assert f"exported by before-{new}" in since.stdout
+    nothing = gazette("export", "--format", "jsonl", "--since", "last", cwd=root)
+    assert "0 unit(s) exported" in nothing.stdout
