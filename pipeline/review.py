@@ -80,6 +80,8 @@ class Document:
     #: (article, language) → cosine similarity of each English sentence (rows) with
     #: each sentence of the language (columns); empty unless loaded with ``embed``.
     maps: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
+    #: Review decisions the last run could not apply, with why (``review.json``).
+    stale: list[str] = field(default_factory=list)
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
@@ -119,7 +121,15 @@ def load(settings: Settings, doc_id: str,
         sentences={(a.language, a.key): list(a.sentences) for a in articles},
         rows=rows_of(beads, [a.key for a in articles if a.language == pivot], pivot),
         marks=_marks(pages, steps), problems=sorted(problems), beads=beads,
+        stale=_stale(aligned / "review.json"),
         maps={} if embed is None else _maps(articles, beads, text, pivot, embed))
+
+
+def _stale(path: Path) -> list[str]:
+    """The review decisions a run could not apply, as its ``review.json`` says."""
+    if not path.is_file():
+        return []
+    return [str(reason) for reason in json.loads(path.read_text(encoding="utf-8"))["stale"]]
 
 
 #: Article pairs with more sentences than this on a side get no map (it would be
@@ -361,6 +371,9 @@ def render(document: Document, serve: str | None = None) -> str:
     problems = "".join(f"<li>page {page}: {text(reason)}</li>"
                        for page, reason in document.problems) or "<li>none</li>"
     flagged = sum(row.flagged for row in document.rows)
+    stale = ("<h2>Review decisions that no longer apply</h2><ul id=\"stale\">"
+             + "".join(f"<li>{text(reason)}</li>" for reason in document.stale) + "</ul>"
+             if document.stale else "")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>Review: {text(document.doc_id)}</title><style>{_STYLE}</style></head>
@@ -369,6 +382,7 @@ def render(document: Document, serve: str | None = None) -> str:
 <p>Source <code>{text(document.source)}</code>; {len(document.rows)} units, {flagged} flagged;
 {len(document.marks)} repaired words (hover to see the OCR text).</p>
 <h2>Unreadable regions and page problems</h2><ul id="problems">{problems}</ul>
+{stale}
 <div class="filters"><label><input type="checkbox" id="flagged-only"> flagged only</label>
 <label>confidence below <input type="number" id="below" min="0" max="1" step="0.05"
 value="1.01"></label> <span id="shown"></span> units shown</div>

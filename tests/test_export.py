@@ -201,3 +201,16 @@ def test_an_export_since_an_earlier_one_holds_only_new_or_changed_units(tmp_path
 
 def read_units_text(text: str) -> list[ExportUnit]:
     return [ExportUnit.from_json(json.loads(line)) for line in text.splitlines()]
+
+
+def test_the_review_page_lists_decisions_that_no_longer_apply():
+    text = "Scope."
+    document = Document(doc_id="d", source="d.txt", text=text, pivot="en", languages=("en",),
+                        headings={}, sentences={("en", "1"): [(0, len(text))]},
+                        rows=[Row("1", {"en": (0,)}, {}, False)], marks=[], problems=[],
+                        stale=["pt article 3: a fixed pair whose sentences are no longer in "
+                               "the text"])
+    page = render_review(document)
+    assert "Review decisions that no longer apply" in page
+    assert "pt article 3: a fixed pair whose sentences are no longer in the text" in page
+    assert "no longer apply" not in render_review(replace(document, stale=[]))
