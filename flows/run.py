@@ -93,44 +93,46 @@ class Processed:
 def process_document(source: Source, settings: Settings, run_id: int) -> Processed:
     """Read one document, then cut it into acts if it is an edition, else run every
     stage on it and publish its outputs; failures are summaries."""
-    catalog = Catalog(settings)
-    out = DocumentOutput(settings, source.doc_id)
-    out.start()
-    acts: tuple[ActDocument, ...] = ()
-    try:
+    acts: list[ActDocument] = []
+
+    def work(out: DocumentOutput, catalog: Catalog) -> DocumentSummary:
         with catalog.stage(run_id, source.doc_id, "ingest"):
             document = stages.run_ingest(source, settings, out, read=read_task)
         cut = stages.run_cut(document, out)
         get_run_logger().info("%s: %s", source.relpath, cut.reason)
-        if cut.acts:
-            summary, acts = stages.finish_edition(document, cut, out), cut.acts
-        else:
-            summary = _analyse(document, settings, out, catalog, run_id)
-    except Exception as exc:  # a failed document is reported; the run goes on
-        get_run_logger().error("%s failed: %s", source.relpath, exc)
-        summary = DocumentSummary(doc_id=source.doc_id, relpath=source.relpath,
-                                  status="failed", error=str(exc))
-    finally:
-        out.discard()
-    catalog.record(run_id, source, summary)
-    return Processed(summary, acts)
+        if not cut.acts:
+            return _analyse(document, settings, out, catalog, run_id)
+        summary = stages.finish_edition(document, cut, out)
+        acts.extend(cut.acts)  # published: its acts are to be processed
+        return summary
+
+    return Processed(_processed(source, source.relpath, settings, run_id, work), tuple(acts))
 
 
 @task(name="process-act", task_run_name="{act.doc_id}", cache_policy=NO_CACHE,
       persist_result=False)
 def process_act(act: ActDocument, settings: Settings, run_id: int) -> DocumentSummary:
     """Run the stages from repair on one act of an edition and publish its outputs."""
+    # the stages as plain calls: an edition has hundreds of acts, and a task run per
+    # stage and act would cost more than the work
+    return _processed(act.document.source, act.doc_id, settings, run_id,
+                      lambda out, catalog: _analyse(act.document, settings, out, catalog,
+                                                    run_id, act=act))
+
+
+def _processed(source: Source, name: str, settings: Settings, run_id: int,
+               work: Callable[[DocumentOutput, Catalog], DocumentSummary]) -> DocumentSummary:
+    """Do ``work`` on a document's staging folders and record how it ended: its summary,
+    or on any error a failed summary with the reason (logged as ``name``'s); outputs
+    ``work`` did not publish are discarded. The run goes on either way."""
     catalog = Catalog(settings)
-    source = act.document.source
-    out = DocumentOutput(settings, act.doc_id)
+    out = DocumentOutput(settings, source.doc_id)
     out.start()
     try:
-        # the stages as plain calls: an edition has hundreds of acts, and a task run
-        # per stage and act would cost more than the work
-        summary = _analyse(act.document, settings, out, catalog, run_id, act=act)
-    except Exception as exc:
-        get_run_logger().error("%s failed: %s", act.doc_id, exc)
-        summary = DocumentSummary(doc_id=act.doc_id, relpath=source.relpath,
+        summary = work(out, catalog)
+    except Exception as exc:  # a failed document is reported; the run goes on
+        get_run_logger().error("%s failed: %s", name, exc)
+        summary = DocumentSummary(doc_id=source.doc_id, relpath=source.relpath,
                                   status="failed", error=str(exc))
     finally:
         out.discard()

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -166,3 +167,13 @@ class SampleRun:
     def outputs(self, names: Iterable[str]) -> dict[str, bytes]:
         """The outputs of the documents of these inbox files."""
         return snapshot(self.root, map(doc_id, names))
+
+
+def chromium(playwright: Any) -> Any:
+    """Debian's Chromium driven by Playwright (no browser download), headless, with the
+    background connections this closed network refuses switched off."""
+    return playwright.chromium.launch(
+        executable_path=shutil.which("chromium"),
+        args=["--no-sandbox", "--disable-gpu", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update",
+              "--disable-sync"])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from exportcheck import check_xliff, read_tmx, read_xliff, validate_tmx
-from projects import SampleRun, gazette
+from projects import SampleRun, chromium, gazette
 
 DOC = "002_9382d4ae2bbb4b06"
 pytestmark = pytest.mark.slow
@@ -126,11 +126,7 @@ def test_review_page_renders_in_chromium(root: Path, tmp_path: Path):
     page_file = root / "aligned" / DOC / "review.html"
     assert "http://" not in page_file.read_text(encoding="utf-8")  # nothing to fetch
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=shutil.which("chromium"),
-            args=["--no-sandbox", "--disable-gpu", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync"])
+        browser = chromium(playwright)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(page_file.as_uri())

@@ -12,7 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from projects import SampleRun, gazette, snapshot, spawn, stop, wait_for
+from projects import SampleRun, chromium, gazette, snapshot, spawn, stop, wait_for
 
 from pipeline.config import Settings
 from pipeline.review import load
@@ -56,11 +56,7 @@ def test_a_reviewer_s_decisions_are_kept_and_applied_by_the_next_run(
         assert status_of(f"{base}/doc/{DOC}/decisions", b'{"row": 1}') == 403
 
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=shutil.which("chromium"),
-                args=["--no-sandbox", "--disable-gpu", "--no-first-run",
-                      "--disable-background-networking", "--disable-component-update",
-                      "--disable-sync"])
+            browser = chromium(playwright)
             try:
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
                 page.goto(url)
