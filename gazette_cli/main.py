@@ -591,10 +591,27 @@ def status(root: RootOption = Path()) -> None:
         table.add_row(row.doc_id, status_text, str(row.pages or 0), stages, row.updated,
                       row.error or "")
     console.print(table)
+    _print_pairs(settings)
     for run_id, trigger, started, finished, processed, skipped, failed in catalog.runs():
         console.print(f"run {run_id} ({trigger}) {started} → {finished or 'unfinished'}: "
                       f"{processed or 0} processed, {skipped or 0} unchanged, "
                       f"{failed or 0} failed")
+
+
+def _print_pairs(settings: Settings) -> None:
+    """The pairs across documents the runs found and aligned, if any."""
+    from pipeline.stages import published_pairs
+
+    pairs = published_pairs(settings)
+    if not pairs:
+        return
+    table = Table(title="pairs across documents (aligned/<english>+<other>/)")
+    for column in ("english", "other", "countries", "agree", "confidence", "units"):
+        table.add_column(column, overflow="fold")
+    for pairing, units in pairs:
+        table.add_row(pairing.english, pairing.other, " ".join(pairing.countries),
+                      ", ".join(pairing.evidence), f"{pairing.confidence:.2f}", str(units))
+    console.print(table)
 
 
 @app.command()

@@ -57,6 +57,7 @@ __all__ = [
     "finish_edition",
     "pair_across_documents",
     "pair_documents",
+    "published_pairs",
     "read_structure",
     "repair_config",
     "run_align",
@@ -442,6 +443,21 @@ def _publish_pair(settings: Settings, pairing: Pairing, shas: dict[str, str],
     finally:
         out.discard()
     return True
+
+
+def published_pairs(settings: Settings) -> list[tuple[Pairing, int]]:
+    """The pairs across documents published in ``aligned/``, each with its number of
+    units (``gazette status`` lists them)."""
+    pairs = []
+    for path in sorted(settings.aligned.glob("*/pairing.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        pairing = Pairing(english=data["english"], other=data["other"],
+                          countries=tuple(data["countries"]), evidence=tuple(data["evidence"]),
+                          confidence=float(data["confidence"]))
+        units = path.parent / f"{path.parent.name}.jsonl"
+        pairs.append((pairing, units.read_text(encoding="utf-8").count("\n")
+                      if units.is_file() else 0))
+    return pairs
 
 
 def _published_articles(settings: Settings, doc_id: str) -> dict[str, list[Article]]:

@@ -198,3 +198,7 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
 
     again = gazette("run", cwd=tmp_path, api=prefect_api)
     assert again.returncode == 0 and "no flow run" in again.stdout, again.stdout
+    status = " ".join(gazette("status", cwd=tmp_path).stdout.split())
+    assert "pairs across documents" in status
+    assert re.search(r"│ en │ dou--decreto-13006 │ BR SE │ parties, instrument │ 1\.00 │ \d+ │",
+                     status), status
