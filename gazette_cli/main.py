@@ -271,18 +271,18 @@ def match(
     treaty, the same issue of a gazette or bulletin (its number and date) in English
     and another language (see pipeline.pairing). `gazette pair` aligns a pair you name
     yourself."""
-    from pipeline.pairing import find_document_pairs
+    from pipeline.pairing import Issue, find_document_pairs, issue_of
 
-    documents: list[tuple[str, Treaty | None, str]] = []
+    documents: list[tuple[str, Treaty | None, Issue | None]] = []
     for file in files:
         document = _ingest_one(file)
         held = _treaties_in(document)
         if len(held) > 1:  # an edition: out of both kinds of pairing
             console.print(f"{file.name}: {len(held)} treaties (an edition); left out")
-            documents.append((str(file), None, ""))
+            documents.append((str(file), None, None))
         else:
             documents.append((str(file), held[0][1] if held else None,
-                              "\n\n".join(page.text for page in document.pages)))
+                              issue_of("\n\n".join(page.text for page in document.pages))))
     pairs = find_document_pairs(documents)
     table = Table(title=f"{len(pairs)} pair(s) among {len(files)} file(s)")
     for column in ("English", "translation", "countries", "agree", "confidence"):

@@ -21,13 +21,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import cache
+from typing import Any
 
-from pipeline.treaties import MONTHS, Treaty, iso_date
+from pipeline.treaties import MONTHS, Treaty, iso_date, treaty_in
 
 __all__ = ["Issue", "Pairing", "country_code", "find_document_pairs", "find_issue_pairs",
-           "find_pairs", "issue_of"]
+           "find_pairs", "identity_from_json", "identity_json", "identity_of", "issue_of"]
 
 #: Languages whose country names are known (Babel locales).
 LANGUAGES = ("pt", "en", "sv", "hi")
@@ -155,13 +156,34 @@ def find_issue_pairs(issues: Sequence[tuple[str, Issue | None]]) -> list[Pairing
     return pairs
 
 
-def find_document_pairs(documents: Sequence[tuple[str, Treaty | None, str]]) -> list[Pairing]:
-    """Pairs among documents given as (name, the treaty it holds or None, its text): by
+def find_document_pairs(documents: Sequence[tuple[str, Treaty | None, Issue | None]]
+                        ) -> list[Pairing]:
+    """Pairs among documents given as (name, the treaty it holds, the issue it is): by
     treaty (:func:`find_pairs`), and, for documents that hold none, by issue
-    (:func:`find_issue_pairs`; give an empty text to leave a document out of that)."""
+    (:func:`find_issue_pairs`). :func:`identity_of` gives both for a text."""
     return (find_pairs([(name, treaty) for name, treaty, _ in documents])
-            + find_issue_pairs([(name, None if treaty else issue_of(text))
-                                for name, treaty, text in documents]))
+            + find_issue_pairs([(name, None if treaty else issue)
+                                for name, treaty, issue in documents]))
+
+
+def identity_of(text: str) -> tuple[Treaty | None, Issue | None]:
+    """What pairs a document with its translation: the treaty it holds, else the issue
+    of a gazette or bulletin it is."""
+    treaty = treaty_in(text)
+    return treaty, None if treaty else issue_of(text)
+
+
+def identity_json(text: str) -> dict[str, Any]:
+    """:func:`identity_of` as a manifest records it."""
+    treaty, issue = identity_of(text)
+    return {"treaty": treaty and asdict(treaty), "issue": issue and asdict(issue)}
+
+
+def identity_from_json(data: dict[str, Any]) -> tuple[Treaty | None, Issue | None]:
+    """The identity a manifest recorded (:func:`identity_json`)."""
+    treaty, issue = data.get("treaty"), data.get("issue")
+    return (None if treaty is None else Treaty(**treaty | {"parties": tuple(treaty["parties"])}),
+            None if issue is None else Issue(**issue))
 
 
 def _pairing(english: str, treaty: Treaty, other: str, other_treaty: Treaty,

@@ -27,7 +27,7 @@ from pipeline.export import Selection, corpus, dropped_summary, read_units, rend
 from pipeline.export.units import ExportUnit, article_records, unit_key, units_of
 from pipeline.ingest import discover, ingest, source_for
 from pipeline.langsplit import label_blocks, sections_of
-from pipeline.pairing import Pairing, find_document_pairs
+from pipeline.pairing import Pairing, find_document_pairs, identity_from_json, identity_json
 from pipeline.records import (
     Article,
     CleanedDocument,
@@ -44,7 +44,6 @@ from pipeline.sentalign import AlignParams, Bead
 from pipeline.sentences import split_sentences
 from pipeline.store import DocumentOutput, jsonl, publish_folder, read_manifest
 from pipeline.structure import decree_number, structure_json, structure_of
-from pipeline.treaties import treaty_in
 
 __all__ = [
     "CORPUS",
@@ -250,7 +249,10 @@ def finish(
         flagged={language: sum(p.flagged for p in pairs if p.matched)
                  for language, pairs in sentences.items()},
     )
-    _publish(source, summary, out, {} if act is None else {"act": act.provenance()})
+    # what pairs it with a translation in another document, found once, here
+    _publish(source, summary, out, {"identity": identity_json(cleaned.text),
+                                    "decree": decree_number(cleaned.text),
+                                    **({} if act is None else {"act": act.provenance()})})
     return summary
 
 
@@ -399,23 +401,23 @@ def pair_across_documents(settings: Settings) -> list[tuple[Pairing, bool]]:
     found, and whether it was aligned now (False: it was up to date).
     """
     pivot = settings.pivot_language
-    english: list[tuple[str, str, dict[str, Any]]] = []
-    others: list[tuple[str, str, dict[str, Any]]] = []
+    english: list[tuple[str, dict[str, Any]]] = []
+    others: list[tuple[str, dict[str, Any]]] = []
     for row in Catalog(settings).documents():
         manifest = read_manifest(settings, row.doc_id) if row.status == "done" else None
         if manifest is None:
             continue
         languages = set(manifest["summary"].get("languages", ()))  # none: an edition
         if languages and (languages == {pivot} or pivot not in languages):
-            text = (settings.cleaned / row.doc_id / "text.txt").read_text(encoding="utf-8")
-            (english if pivot in languages else others).append((row.doc_id, text, manifest))
+            (english if pivot in languages else others).append((row.doc_id, manifest))
     if not english or not others:
         return []
     candidates = english + others
-    pairings = find_document_pairs([(doc, treaty_in(text), text)
-                                    for doc, text, _ in candidates])
-    shas = {doc: manifest["sha256"] for doc, _, manifest in candidates}
-    decrees = {doc: decree_number(text) for doc, text, _ in others}
+    pairings = find_document_pairs([
+        (doc, *identity_from_json(manifest.get("identity", {})))
+        for doc, manifest in candidates])
+    shas = {doc: manifest["sha256"] for doc, manifest in candidates}
+    decrees = {doc: manifest.get("decree") for doc, manifest in others}
     return [(pairing, _publish_pair(settings, pairing, shas, decrees[pairing.other]))
             for pairing in pairings]
 
