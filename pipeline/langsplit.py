@@ -18,7 +18,7 @@ from pipeline.language import detect_language, is_devanagari, letters
 from pipeline.lexicon import readable_share
 from pipeline.records import Block, CleanedDocument, Section
 
-__all__ = ["label_blocks", "sections_of", "split_blocks"]
+__all__ = ["label_blocks", "language_shares", "sections_of", "split_blocks"]
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _WORD_OR_SYMBOLS = re.compile(r"\S+")
@@ -187,3 +187,24 @@ def sections_of(blocks: list[Block], max_island_letters: int = 100) -> list[Sect
         Section(language=language, blocks=tuple(group))
         for language, group in itertools.groupby(relabelled, key=lambda b: b.language)
     ]
+
+
+def language_shares(sections: list[Section]) -> dict[str, float]:
+    """Each language's share of the letters in the document's sections of a language
+    (``other`` and ``unreadable`` left out), to 4 places.
+
+    >>> from pipeline.records import Block
+    >>> blocks = [Block(1, 0, 9, "Um texto.", "pt", "langdetect"),
+    ...           Block(1, 10, 14, "Yes.", "en", "langdetect")]
+    >>> language_shares(sections_of(blocks, max_island_letters=0))
+    {'pt': 0.7, 'en': 0.3}
+    """
+    counts: dict[str, int] = {}
+    for section in sections:
+        if section.language not in ("other", "unreadable"):
+            counts[section.language] = counts.get(section.language, 0) + sum(
+                len(letters(block.text)) for block in section.blocks)
+    total = sum(counts.values())
+    if not total:
+        return {}
+    return {language: round(count / total, 4) for language, count in counts.items()}

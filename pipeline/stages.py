@@ -26,7 +26,7 @@ from pipeline.errors import InputError
 from pipeline.export import Selection, corpus, dropped_summary, read_units, render
 from pipeline.export.units import ExportUnit, article_records, unit_key, units_of
 from pipeline.ingest import discover, ingest, source_for
-from pipeline.langsplit import label_blocks, sections_of
+from pipeline.langsplit import label_blocks, language_shares, sections_of
 from pipeline.pairing import Pairing, find_document_pairs, identity_from_json, identity_json
 from pipeline.records import (
     Article,
@@ -252,6 +252,7 @@ def finish(
     # what pairs it with a translation in another document, found once, here
     _publish(source, summary, out, {"identity": identity_json(cleaned.text),
                                     "decree": decree_number(cleaned.text),
+                                    "language_shares": language_shares(sections),
                                     **({} if act is None else {"act": act.provenance()})})
     return summary
 
@@ -390,12 +391,19 @@ def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[So
     return [s for s in sources if s.doc_id in only or s.relpath in only]
 
 
+#: A language holding at most this share of a document's letters does not make it a
+#: text in that language: a few short lines taken for English in a Portuguese act
+#: (names, table cells) leave it a Portuguese document, one that pairs.
+MINOR_SHARE = 0.05
+
+
 def pair_across_documents(settings: Settings) -> list[tuple[Pairing, bool]]:
     """Align the processed documents that hold one treaty (or one issue of a gazette)
     in English and in another language, each pair into ``aligned/<english>+<other>/``.
 
     Candidates are documents with text in the pivot language only and documents with
-    none (:mod:`pipeline.pairing` decides which belong together); a pair is published
+    none, a language's share of a document's letters up to :data:`MINOR_SHARE` aside
+    (:mod:`pipeline.pairing` decides which belong together); a pair is published
     with the export formats, ``pairing.json`` (what agreed) and a manifest, and is
     aligned again only when either document or the build changed. Returns each pair
     found, and whether it was aligned now (False: it was up to date).
@@ -407,9 +415,11 @@ def pair_across_documents(settings: Settings) -> list[tuple[Pairing, bool]]:
         manifest = read_manifest(settings, row.doc_id) if row.status == "done" else None
         if manifest is None:
             continue
-        languages = set(manifest["summary"].get("languages", ()))  # none: an edition
-        if languages and (languages == {pivot} or pivot not in languages):
-            (english if pivot in languages else others).append((row.doc_id, manifest))
+        shares = manifest.get("language_shares") or {}  # none: an edition
+        if shares.get(pivot, 0.0) >= 1 - MINOR_SHARE:
+            english.append((row.doc_id, manifest))
+        elif shares and shares.get(pivot, 0.0) <= MINOR_SHARE:
+            others.append((row.doc_id, manifest))
     if not english or not others:
         return []
     candidates = english + others

@@ -149,7 +149,10 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
     english_start = text.index("PROTOCOL AMENDING THE CONVENTION")
     with pdfplumber.open(shared / "corpora/brazil-pdfs/DOUS1a.pdf") as pdf:
         dou = [text_in_reading_order(pdf.pages[n]).text for n in range(5)]
-    decree = "Atos do Poder Executivo\n.\nDECRETO Nº 13.006\n" + text[:english_start]
+    # a line in English at the decree's end, as editions print (a note, a name): the
+    # act is still a Portuguese document, one that pairs
+    note = "\n\nThis decree was published in the Official Gazette of the Union today.\n"
+    decree = "Atos do Poder Executivo\n.\nDECRETO Nº 13.006\n" + text[:english_start] + note
     (tmp_path / "raw").mkdir()
     (tmp_path / "raw" / "dou.txt").write_text("\f".join([*dou[:3], decree, *dou[3:]]),
                                               encoding="utf-8")
@@ -179,6 +182,7 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
     manifest = json.loads((tmp_path / "cleaned/dou--decreto-13006/manifest.json").read_text(
         encoding="utf-8"))
     assert manifest["act"]["edition"] == "dou" and manifest["source"] == "dou.txt"
+    assert 0 < manifest["language_shares"]["en"] < 0.05 < manifest["language_shares"]["pt"]
 
     told = gazette("pair", "raw/en.txt", "pt.txt", cwd=tmp_path)
     assert told.returncode == 0, told.stderr
