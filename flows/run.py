@@ -162,7 +162,8 @@ def _analyse(document: IngestedDocument, settings: Settings, out: DocumentOutput
         get_run_logger().warning("%s: a review decision no longer applies: %s", doc_id, stale)
     with catalog.stage(run_id, doc_id, "export"):
         counts = step(export_task)(sentences, articles, cleaned, settings, out)
-    return stages.finish(document.source, cleaned, sections, sentences, counts, out, act)
+    return stages.finish(document.source, cleaned, sections, sentences, counts, out, review,
+                         act)
 
 
 def task_runner_for(dask: str | None) -> TaskRunner[Any]:

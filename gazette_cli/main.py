@@ -24,6 +24,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pipeline.acts import Act
 from pipeline.catalog import WorkingRow
 from pipeline.config import Settings, check_settings, prefect_environment
 from pipeline.errors import BusyError, GazetteError
@@ -209,10 +210,7 @@ def acts(
     """Read a gazette edition and list the acts it prints: kind, heading, issuing
     bodies, pages, and the parties of the treaty an act promulgates (see pipeline.acts,
     pipeline.treaties)."""
-    from pipeline.acts import find_acts
-    from pipeline.treaties import treaty_in
-
-    found = [(act, treaty_in(act.text)) for act in find_acts(_ingest_one(file).pages)]
+    found = _acts_with_treaties(_ingest_one(file))
     if as_json:
         for act, treaty in found:
             typer.echo(json.dumps(asdict(act) | {"treaty": treaty and asdict(treaty)},
@@ -308,17 +306,25 @@ def match(
             console.print(f"  {target}")
 
 
-def _treaties_in(document: IngestedDocument) -> list[tuple[str, Treaty]]:
-    """The treaties a document holds, each with the heading of its act: per act of an
-    edition, or the whole text (heading "") for a document with no act heading."""
+def _acts_with_treaties(document: IngestedDocument) -> list[tuple[Act, Treaty | None]]:
+    """A document's acts (:func:`pipeline.acts.find_acts`), each with the treaty it
+    promulgates or prints, if any."""
     from pipeline.acts import find_acts
     from pipeline.treaties import treaty_in
 
-    found = find_acts(document.pages)
-    texts = ([(act.heading, act.text) for act in found] if found else
-             [("", "\n\n".join(page.text for page in document.pages))])
-    return [(heading, treaty) for heading, text in texts
-            if (treaty := treaty_in(text)) is not None]
+    return [(act, treaty_in(act.text)) for act in find_acts(document.pages)]
+
+
+def _treaties_in(document: IngestedDocument) -> list[tuple[str, Treaty]]:
+    """The treaties a document holds, each with the heading of its act: per act of an
+    edition, or the whole text (heading "") for a document with no act heading."""
+    from pipeline.treaties import treaty_in
+
+    found = _acts_with_treaties(document)
+    if not found:
+        whole = treaty_in("\n\n".join(page.text for page in document.pages))
+        return [] if whole is None else [("", whole)]
+    return [(act.heading, treaty) for act, treaty in found if treaty is not None]
 
 
 @app.command()

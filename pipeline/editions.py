@@ -18,12 +18,13 @@ logged against its own pages.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import asdict, dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from pipeline.acts import Act, find_acts
+from pipeline.language import without_accents
 from pipeline.records import IngestedDocument, Page
 from pipeline.treaties import treaty_in
 
@@ -54,8 +55,10 @@ class ActDocument:
     def doc_id(self) -> str:
         return self.document.source.doc_id
 
+    @cached_property
     def provenance(self) -> dict[str, Any]:
-        """Where the act comes from, as its manifest and ``acts.jsonl`` record it."""
+        """Where the act comes from, as its manifest and ``acts.jsonl`` record it (found
+        once: the cut writes it, the act's manifest repeats it)."""
         treaty = treaty_in(self.act.text)
         return {"doc_id": self.doc_id, "edition": self.edition, "kind": self.act.kind,
                 "heading": self.act.heading, "bodies": list(self.act.bodies),
@@ -106,17 +109,13 @@ def act_slugs(acts: list[Act]) -> list[str]:
     seen: Counter[str] = Counter()
     slugs = []
     for act in acts:
-        kind = _ascii(act.kind).replace(" ", "-")
+        kind = without_accents(act.kind).replace(" ", "-")
         number = re.search(r"N\s*[º°o]\s*-?\s*(\d[\d./]*\d|\d)", act.heading)
         slug = (f"{kind}-{number.group(1).replace('.', '').replace('/', '-')}" if number
                 else f"{kind}-p{act.first_page}")
         seen[slug] += 1
         slugs.append(slug if seen[slug] == 1 else f"{slug}-{seen[slug]}")
     return slugs
-
-
-def _ascii(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
 
 
 def act_pages(edition: IngestedDocument, act: Act) -> tuple[Page, ...]:

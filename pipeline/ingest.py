@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pdfplumber
 
 from pipeline.config import Settings
 from pipeline.errors import InputError
+from pipeline.language import without_accents
 from pipeline.parts import stitch
 from pipeline.pdfread import read_pdf
 from pipeline.records import IngestedDocument, Page, Source, SourceKind
@@ -126,8 +126,7 @@ def doc_ids_for(relpaths: list[str]) -> dict[str, str]:
     {'a/x.txt': 'x-7df5d9df', 'b/x.pdf': 'x-47faf3a5'}
     """
     def base(relpath: str) -> str:
-        stem = unicodedata.normalize("NFKD", Path(relpath).stem)
-        ascii_stem = "".join(ch for ch in stem if not unicodedata.combining(ch))
+        ascii_stem = without_accents(Path(relpath).stem)
         return _UNSAFE_ID_CHARS.sub("_", ascii_stem).lstrip("._-") or "document"
 
     bases = {relpath: base(relpath) for relpath in relpaths}

@@ -21,7 +21,8 @@ from langdetect.lang_detect_exception import LangDetectException
 from pipeline.config import Settings
 from pipeline.lexicon import is_known
 
-__all__ = ["detect_language", "is_devanagari", "letters", "looks_like_legacy_hindi"]
+__all__ = ["detect_language", "is_devanagari", "letters", "looks_like_legacy_hindi",
+           "without_accents"]
 
 _PARENTHESES = re.compile(r"\([^()]*\)")
 
@@ -29,6 +30,16 @@ _PARENTHESES = re.compile(r"\([^()]*\)")
 def letters(text: str) -> list[str]:
     """The letters of ``text`` (Devanagari vowel signs are marks, not letters)."""
     return [ch for ch in text if ch.isalpha()]
+
+
+def without_accents(text: str) -> str:
+    """``text`` with its accents dropped, compatibility characters spelled out.
+
+    >>> without_accents("Acórdão nº 5, SUÉCIA")
+    'Acordao no 5, SUECIA'
+    """
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text)
+                   if not unicodedata.combining(ch))
 
 
 def is_devanagari(ch: str) -> bool:

@@ -19,12 +19,12 @@ nothing: better no pair than a wrong one.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
+from pipeline.language import without_accents
 from pipeline.treaties import MONTHS, Treaty, iso_date, treaty_in
 
 __all__ = ["Issue", "Pairing", "country_code", "find_document_pairs", "find_issue_pairs",
@@ -210,8 +210,7 @@ def _countries(treaty: Treaty) -> frozenset[str]:
 
 def _key(name: str) -> str:
     """A name compared without case, accents or punctuation."""
-    folded = unicodedata.normalize("NFKD", name.casefold())
-    plain = "".join(c for c in folded if not unicodedata.combining(c))
+    plain = without_accents(name.casefold())
     return " ".join(re.sub(r"[^\w\s]", " ", plain).split())
 
 

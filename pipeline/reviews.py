@@ -70,9 +70,13 @@ def review_file(settings: Settings, doc_id: str) -> Path:
 def digest(settings: Settings, doc_id: str) -> str | None:
     """The digest of a document's decisions file, None if it has none."""
     try:
-        return hashlib.sha256(review_file(settings, doc_id).read_bytes()).hexdigest()[:16]
+        return _digest_of(review_file(settings, doc_id).read_bytes())
     except FileNotFoundError:
         return None
+
+
+def _digest_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
 
 
 def record(settings: Settings, doc_id: str, decision: dict[str, Any], who: str) -> dict[str, Any]:
@@ -133,6 +137,9 @@ class Review:
     #: Decisions that no longer apply, with why (filled as they are applied).
     stale: list[str] = field(default_factory=list)
     decisions: int = 0
+    #: The digest of the decisions file these were read from (:func:`digest`), None
+    #: without one: what the document's manifest records as its review.
+    digest: str | None = None
 
     def __bool__(self) -> bool:
         return self.decisions > 0
@@ -140,11 +147,13 @@ class Review:
 
 def resolve(settings: Settings, doc_id: str) -> Review:
     """The document's decisions file read and resolved (an empty review without one)."""
-    review = Review()
     path = review_file(settings, doc_id)
-    if not path.is_file():
-        return review
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        data = path.read_bytes()  # read once: the digest is of the decisions applied
+    except FileNotFoundError:
+        return Review()
+    review = Review(digest=_digest_of(data))
+    for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
         if not line.strip():
             continue
         try:

@@ -88,7 +88,7 @@ def run_cut(document: IngestedDocument, out: DocumentOutput) -> Cut:
     document id, kind, heading, issuing bodies, pages, span and treaty)."""
     cut = cut_edition(document)
     if cut.acts:
-        out.write("cleaned", "acts.jsonl", jsonl(act.provenance() for act in cut.acts))
+        out.write("cleaned", "acts.jsonl", jsonl(act.provenance for act in cut.acts))
     return cut
 
 
@@ -232,10 +232,11 @@ def export_corpus(
 def finish(
     source: Source, cleaned: CleanedDocument, sections: list[Section],
     sentences: dict[str, list[SentencePair]], counts: dict[str, int], out: DocumentOutput,
-    act: ActDocument | None = None,
+    review: Review, act: ActDocument | None = None,
 ) -> DocumentSummary:
-    """Publish the document's outputs with its manifest (an act's says where in its
-    edition it is) and return its summary."""
+    """Publish the document's outputs with its manifest (the digest of the ``review``
+    decisions applied; an act's says where in its edition it is) and return its
+    summary."""
     summary = DocumentSummary(
         doc_id=source.doc_id,
         relpath=source.relpath,
@@ -250,10 +251,10 @@ def finish(
                  for language, pairs in sentences.items()},
     )
     # what pairs it with a translation in another document, found once, here
-    _publish(source, summary, out, {"identity": identity_json(cleaned.text),
+    _publish(source, summary, out, review.digest, {"identity": identity_json(cleaned.text),
                                     "decree": decree_number(cleaned.text),
                                     "language_shares": language_shares(sections),
-                                    **({} if act is None else {"act": act.provenance()})})
+                                    **({} if act is None else {"act": act.provenance})})
     return summary
 
 
@@ -268,7 +269,8 @@ def finish_edition(document: IngestedDocument, cut: Cut, out: DocumentOutput
         pages=len(document.pages),
         methods=dict(Counter(page.method for page in document.pages)), acts=len(cut.acts))
     ids = [act.doc_id for act in cut.acts]
-    _publish(source, summary, out, {"acts": ids}, aligned=False)
+    _publish(source, summary, out, reviews.digest(out.settings, source.doc_id), {"acts": ids},
+             aligned=False)
     for folder in (out.settings.cleaned, out.settings.aligned):
         for old in folder.glob(f"{source.doc_id}--*"):
             if old.name not in ids:
@@ -277,7 +279,7 @@ def finish_edition(document: IngestedDocument, cut: Cut, out: DocumentOutput
 
 
 def _publish(source: Source, summary: DocumentSummary, out: DocumentOutput,
-             extra: dict[str, Any], aligned: bool = True) -> None:
+             review: str | None, extra: dict[str, Any], aligned: bool = True) -> None:
     out.publish({
         "doc_id": source.doc_id,
         "source": source.relpath,
@@ -286,7 +288,7 @@ def _publish(source: Source, summary: DocumentSummary, out: DocumentOutput,
         "pipeline_version": PIPELINE_VERSION,
         "build": out.settings.output_key(),
         "summary": summary.to_json(),
-        "review": reviews.digest(out.settings, source.doc_id),
+        "review": review,
         **extra,
     }, aligned)
 

@@ -212,9 +212,13 @@ def unit_key(unit: ExportUnit) -> str:
     ...     replace(u, pivot_text="Scope"))
     (True, False)
     """
-    text = "\0".join((unit.doc, unit.article, unit.pivot_text,
-                      *sorted(f"{t.language}\0{t.text}" for t in unit.translations)))
+    text = "\0".join((unit.doc, unit.article, *_texts(unit)))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def _texts(unit: ExportUnit) -> tuple[str, ...]:
+    """A unit's texts: English, then each translation with its language, in order."""
+    return (unit.pivot_text, *sorted(f"{t.language}\0{t.text}" for t in unit.translations))
 
 
 def deduplicate(units: Iterable[ExportUnit], dropped: Counter[str]) -> list[ExportUnit]:
@@ -225,7 +229,7 @@ def deduplicate(units: Iterable[ExportUnit], dropped: Counter[str]) -> list[Expo
     seen: set[tuple[str, ...]] = set()
     kept = []
     for unit in units:
-        key = (unit.pivot_text, *sorted(f"{t.language}\0{t.text}" for t in unit.translations))
+        key = _texts(unit)
         if key in seen:
             dropped["duplicate"] += 1
         else:
