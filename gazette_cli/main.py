@@ -14,7 +14,7 @@ import sys
 import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -380,10 +380,11 @@ def align(
     split_text: Annotated[bool, typer.Option(
         "--split", help="SRC and TGT are running text: split them into sentences first.")]
     = False,
-    second_pass: Annotated[bool, typer.Option(
+    second_pass: Annotated[bool | None, typer.Option(
         "--second-pass/--one-pass",
-        help="Re-embed merged neighbours where the first pass merged or skipped "
-             "(slightly better, about twice as slow).")] = False,
+        help="Embed the real concatenations of merged neighbours where the first pass "
+             "merged or was unsure, within a budget (the default: `align_second_pass`), "
+             "or align in one pass (a little faster).")] = None,
 ) -> None:
     """Align two files, one segment per line; print one bead per line.
 
@@ -394,10 +395,9 @@ def align(
     from pipeline.sentalign import format_bead
     from pipeline.stages import align_files
 
-    settings = Settings.for_root(Path())
+    settings = _with_second_pass(Settings.for_root(Path()), second_pass)
     beads = _or_exit(lambda: align_files(src, tgt, settings, src_lang=src_lang,
-                                         tgt_lang=tgt_lang, split=split_text,
-                                         second_pass=second_pass))
+                                         tgt_lang=tgt_lang, split=split_text))
     for bead in beads:
         typer.echo(format_bead(bead))
 
@@ -406,8 +406,8 @@ def align(
 def pair(
     english: FileArgument,
     other: FileArgument,
-    second_pass: Annotated[bool, typer.Option(
-        "--second-pass/--one-pass", help="See `gazette align`.")] = False,
+    second_pass: Annotated[bool | None, typer.Option(
+        "--second-pass/--one-pass", help="See `gazette align`.")] = None,
 ) -> None:
     """Align an English document with its translation kept in another document.
 
@@ -418,8 +418,8 @@ def pair(
     from pipeline.export.tabular import tsv
     from pipeline.stages import pair_documents
 
-    settings = Settings.for_root(Path())
-    units, languages = _or_exit(lambda: pair_documents(english, other, settings, second_pass))
+    settings = _with_second_pass(Settings.for_root(Path()), second_pass)
+    units, languages = _or_exit(lambda: pair_documents(english, other, settings))
     for language in languages:
         typer.echo(tsv(units, language), nl=False)
 
@@ -873,6 +873,11 @@ def _locked(settings: Settings, wait: bool) -> Iterator[None]:
     except BusyError as exc:
         error(str(exc))
         raise typer.Exit(3) from exc
+
+
+def _with_second_pass(settings: Settings, second_pass: bool | None) -> Settings:
+    """``settings`` with the aligner's ``--second-pass/--one-pass`` applied, if given."""
+    return settings if second_pass is None else replace(settings, align_second_pass=second_pass)
 
 
 def _or_exit(action: Callable[[], T]) -> T:

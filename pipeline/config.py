@@ -86,9 +86,10 @@ class Settings:
 
     #: The sentence-transformers folder built by ``gazette model build`` (outside git).
     model_dir: Path = DEFAULT_MODEL_DIR
-    #: Re-embed merged neighbours where the aligner's first pass merged or skipped
-    #: sentences: slightly better, about twice as slow (see BENCHMARKS.md).
-    align_second_pass: bool = False
+    #: Embed the real concatenations of neighbours where the aligner's first pass
+    #: merged sentences or was unsure, within a budget (``refine_budget``), and align
+    #: again: better on many-to-many beads, about a fifth slower (see BENCHMARKS.md).
+    align_second_pass: bool = True
     #: Sentence pairs with a lower confidence are flagged for review.
     flag_below: float = 0.5
     #: Formats ``gazette run`` writes per document into ``aligned/<doc>/``.

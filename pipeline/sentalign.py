@@ -9,7 +9,10 @@ Scoring. Raw cosine similarity of this model is compressed (translations about
 0.77–0.95, unrelated sentences 0.73–0.87), so a bead is scored by its *margin*: the
 cosine of its two sides minus the mean cosine each side has with a fixed sample of
 the other side's sentences. Sentences merged into one side of a bead are
-represented by the normalized sum of their vectors. To the margin are added a
+represented by the normalized sum of their vectors, each weighed by its length up
+to ``weight_cap`` characters (the model mean-pools tokens, so in the embedding of
+a real concatenation a heading or item label weighs less than the sentence beside
+it; longer sentences count alike). To the margin are added a
 length term (log ratio of character counts against the document's overall ratio)
 and an anchor term (agreement of the numbers the two sides contain).
 
@@ -18,6 +21,13 @@ allowed (1-1, 1-2, 2-1, 2-2, ..., 1-5, 2-3), plus 1-0 and 0-1. The dynamic progr
 runs in a band around a path found on a coarser copy of both texts (neighbouring
 sentences averaged pairwise, recursively, until the texts are short), so its cost
 grows linearly with length.
+
+Second pass (with an embedding function). The summed vector of merged sentences
+only approximates what they say together, so the beads the first pass merged or
+was unsure of are looked at again: the real concatenations around them are
+embedded, least confident bead first, within a budget of ``refine_budget`` times
+the characters of both sides (so the whole run stays near the cost of embedding
+every sentence once), and the search runs again with them.
 
 Confidence. Every path through the band is weighted by exp(value / temperature); a
 bead's confidence is the share of that weight on paths that hold it (its posterior,
@@ -37,6 +47,9 @@ import numpy as np
 __all__ = ["AlignParams", "Bead", "align", "format_bead"]
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+#: Consecutive sentences of one side as (how many, end): sentences end - how many .. end - 1.
+Window = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -62,7 +75,8 @@ def format_bead(bead: Bead) -> str:
 
 @dataclass(frozen=True)
 class AlignParams:
-    """Knobs of the aligner (defaults tuned on the DGT and NTREX dev data, see BENCHMARKS.md)."""
+    """Knobs of the aligner (defaults tuned on the DGT and NTREX dev data; since the
+    sets were halved, on their tuning halves only: see BENCHMARKS.md)."""
 
     #: Most sentences on one side of a bead.
     max_merge: int = 5
@@ -79,15 +93,21 @@ class AlignParams:
     length_weight: float = 0.1
     #: Weight of the agreement of numbers (in [-1, 1]) when both sides have numbers.
     anchor_weight: float = 0.03
+    #: In the vector of merged sentences, each counts by its length in characters up
+    #: to this many: a short heading or label less than a sentence.
+    weight_cap: float = 40.0
     #: Sentences of the other side that each sentence is compared with for its margin.
     sample: int = 48
     #: Half-width of the band around the coarse path, in sentences.
     band: int = 8
     #: Texts with at most this many cells (n × m) are searched in full.
     max_full_cells: int = 60_000
-    #: With an embedding function, merged and unmatched beads are refined, and 1-1
-    #: beads below this confidence.
+    #: With an embedding function, merged beads are refined, and 1-1 beads below this
+    #: confidence.
     refine_below: float = 0.0
+    #: The most the second pass embeds, in characters, as a share of both sides'
+    #: characters; the least confident beads are refined first.
+    refine_budget: float = 0.2
     #: Temperature of the path weights exp(value / temperature) whose posterior is a
     #: bead's confidence: lower is surer.
     confidence_temperature: float = 0.01
@@ -103,7 +123,7 @@ def align(src_texts: list[str], tgt_texts: list[str], src_vecs: np.ndarray,
 
     With ``embed`` (texts to unit vectors), a second pass embeds the real
     concatenations of neighbouring sentences wherever the first pass merged
-    sentences or was unsure, and searches again with them.
+    sentences or was unsure, within ``refine_budget``, and searches again with them.
     """
     params = params or AlignParams()
     n, m = len(src_texts), len(tgt_texts)
@@ -117,13 +137,61 @@ def align(src_texts: list[str], tgt_texts: list[str], src_vecs: np.ndarray,
     beads = _search(src, tgt, ratio, band, params, params.max_merge, params.max_bead)
     if embed is None:
         return beads
-    doubtful = [b for b in beads if len(b.src) != 1 or len(b.tgt) != 1
-                or b.confidence < params.refine_below]
-    if not doubtful:
+    src_windows, tgt_windows = _refinements(beads, src_texts, tgt_texts, params)
+    if not src_windows and not tgt_windows:
         return beads
-    src.refine(src_texts, [b.src for b in doubtful], embed, tgt_vecs, params)
-    tgt.refine(tgt_texts, [b.tgt for b in doubtful], embed, src_vecs, params)
+    src.refine(src_texts, src_windows, embed, tgt_vecs, params)
+    tgt.refine(tgt_texts, tgt_windows, embed, src_vecs, params)
     return _search(src, tgt, ratio, band, params, params.max_merge, params.max_bead)
+
+
+def _refinements(beads: list[Bead], src_texts: list[str], tgt_texts: list[str],
+                 params: AlignParams) -> tuple[list[Window], list[Window]]:
+    """The windows of each side the second pass embeds for real: around each doubtful
+    bead (merged, or 1-1 below ``refine_below``), least confident first, until
+    ``refine_budget`` is spent.
+
+    Around a bead the windows are its side itself (if it holds two or more sentences)
+    and the side grown by one sentence either way, up to ``max_merge`` sentences: the
+    merges the search hesitated between. Sentences left without counterpart are not
+    refined around: the real embedding of a translation with one unrelated sentence
+    more stays close to the translation alone, so it would pull a sentence that has
+    no counterpart into its neighbour's bead.
+    """
+    doubtful = sorted((b for b in beads if b.src and b.tgt and (
+        len(b.src) > 1 or len(b.tgt) > 1 or b.confidence < params.refine_below)),
+        key=lambda b: b.confidence)
+    budget = params.refine_budget * sum(map(len, src_texts + tgt_texts))
+    chosen: tuple[list[Window], list[Window]] = ([], [])
+    for bead in doubtful:
+        for found, span, texts in ((chosen[0], bead.src, src_texts),
+                                   (chosen[1], bead.tgt, tgt_texts)):
+            for window in _around(span, len(texts), params.max_merge):
+                if window in found:
+                    continue
+                cost = sum(len(t) for t in texts[window[1] - window[0]:window[1]])
+                if cost > budget:
+                    return chosen
+                budget -= cost
+                found.append(window)
+    return chosen
+
+
+def _around(span: tuple[int, ...], count: int, max_merge: int) -> list[Window]:
+    """The span itself and the span grown by one sentence either way, as windows of
+    two to ``max_merge`` sentences within ``count``.
+
+    >>> _around((3,), 10, 5)
+    [(2, 4), (2, 5)]
+    >>> _around((0, 1), 2, 5)
+    [(2, 2)]
+    """
+    if not span:
+        return []
+    first, last = span[0], span[-1] + 1
+    spans = ((first, last), (first - 1, last), (first, last + 1))
+    return [(end - start, end) for start, end in spans
+            if start >= 0 and end <= count and 2 <= end - start <= max_merge]
 
 
 class _Side:
@@ -134,10 +202,14 @@ class _Side:
         self.vecs = vecs
         self.lengths = lengths
         self.cumlen = np.concatenate([[0.0], np.cumsum(self.lengths)])
-        self.numbers = numbers
+        #: numbers_of[a][i]: the numbers in sentences i-a .. i-1
+        self.numbers_of = {a: [frozenset[str]().union(*numbers[max(0, i - a):i])
+                               for i in range(len(numbers) + 1)]
+                           for a in range(1, params.max_merge + 1)}
         sample = self.sample(other, params)
+        weights = np.minimum(lengths + 1.0, params.weight_cap)[:, None]
         cumvec = np.concatenate([np.zeros((1, vecs.shape[1]), vecs.dtype),
-                                 np.cumsum(vecs, axis=0)])
+                                 np.cumsum(vecs * weights, axis=0)])
         #: seg[a][i]: unit vector of sentences i-a .. i-1 (a sentences ending before i)
         self.seg: dict[int, np.ndarray] = {}
         self.base: dict[int, np.ndarray] = {}
@@ -164,29 +236,15 @@ class _Side:
         return _Side(lengths, [frozenset()] * len(lengths), _halve(self.vecs),
                      _halve(other.vecs), params)
 
-    def refine(self, texts: list[str], spans: list[tuple[int, ...]],
+    def refine(self, texts: list[str], windows: list[Window],
                embed: Callable[[list[str]], np.ndarray], other: np.ndarray,
                params: AlignParams) -> None:
-        """Replace summed vectors of merged windows at ``spans`` by real embeddings.
-
-        For a doubtful span the windows embedded are the span itself (if it holds two
-        or more sentences) and the span grown by one sentence on either side, up to
-        ``max_merge`` sentences: the merges the search hesitated between.
-        """
-        windows: set[tuple[int, int]] = set()  # (size, end)
-        for span in spans:
-            if not span:
-                continue
-            first, last = span[0], span[-1] + 1
-            for start, end in ((first, last), (first - 1, last), (first, last + 1)):
-                if start >= 0 and end <= len(texts) and 2 <= end - start <= params.max_merge:
-                    windows.add((end - start, end))
+        """Replace the summed vectors of ``windows`` by real embeddings of their text."""
         if not windows:
             return
-        ordered = sorted(windows)
-        vectors = embed([" ".join(texts[i - a:i]) for a, i in ordered])
+        vectors = embed([" ".join(texts[i - a:i]) for a, i in windows])
         sample = self.sample(other, params)
-        for (a, i), vector in zip(ordered, vectors, strict=True):
+        for (a, i), vector in zip(windows, vectors, strict=True):
             self.seg[a][i] = vector
             self.base[a][i] = float((sample @ vector).mean())
 
@@ -196,11 +254,6 @@ class _Side:
         step = max(1, len(other) // params.sample)
         return other[::step][:params.sample]
 
-    def length(self, i: int, a: int) -> float:
-        return float(self.cumlen[i] - self.cumlen[i - a])
-
-    def numbers_of(self, i: int, a: int) -> frozenset[str]:
-        return frozenset().union(*self.numbers[i - a:i])
 
 
 def _bead_types(max_merge: int, max_bead: int) -> list[tuple[int, int]]:
@@ -235,14 +288,13 @@ def _search(src: _Side, tgt: _Side, ratio: float, band: list[tuple[int, int]],
     score[0][0] = 0.0
     for i in range(n + 1):
         lo, hi = band[i]
-        margins = {}
+        values = {}
         for a, b in types:
             if a and b and i >= a:
                 cols = np.arange(max(lo, b), hi + 1)
                 if len(cols):
-                    cos = tgt.seg[b][cols] @ src.seg[a][i]
-                    margin = cos - 0.5 * (src.base[a][i] + tgt.base[b][cols])
-                    margins[(a, b)] = dict(zip(cols.tolist(), margin.tolist(), strict=True))
+                    found = _bead_values(src, tgt, i, a, b, cols, ratio, params)
+                    values[(a, b)] = dict(zip(cols.tolist(), found.tolist(), strict=True))
         row, row_back = score[i], back[i]
         for j in range(lo, hi + 1):
             best, arg = row.get(j, -math.inf), row_back.get(j)
@@ -254,10 +306,7 @@ def _search(src: _Side, tgt: _Side, ratio: float, band: list[tuple[int, int]],
                 prev = score[pi].get(pj)
                 if prev is None:
                     continue
-                if a == 0 or b == 0:
-                    value = params.skip * (a + b)
-                else:
-                    value = _bead_value(src, tgt, i, j, a, b, margins[(a, b)][j], ratio, params)
+                value = values[(a, b)][j] if a and b else params.skip * (a + b)
                 # confidences weigh leaving sentences out by a value of their own
                 cell.append((a, b, value if a and b else params.confidence_skip * (a + b)))
                 if prev + value > best:
@@ -289,7 +338,7 @@ def _posteriors(edges: list[dict[int, list[tuple[int, int, float]]]], n: int, m:
             for a, b, value in edges[i][j]:
                 here = backward[i][j] + value / temperature
                 before = backward[i - a].get(j - b)
-                backward[i - a][j - b] = here if before is None else _logsumexp([before, here])
+                backward[i - a][j - b] = here if before is None else _logaddexp(before, here)
     total = forward[n].get(m, 0.0)
 
     def posterior(i: int, j: int, a: int, b: int, value: float) -> float:
@@ -306,14 +355,26 @@ def _logsumexp(values: list[float]) -> float:
     return top + math.log(sum(math.exp(v - top) for v in values))
 
 
-def _bead_value(src: _Side, tgt: _Side, i: int, j: int, a: int, b: int, margin: float,
-                ratio: float, params: AlignParams) -> float:
-    ls, lt = src.length(i, a), tgt.length(j, b)
-    length = math.log((ls + 20) / (ratio * lt + 20)) ** 2
-    value = margin - params.length_weight * length
-    ns, nt = src.numbers_of(i, a), tgt.numbers_of(j, b)
-    if ns and nt:
-        value += params.anchor_weight * (2 * len(ns & nt) / len(ns | nt) - 1)
+def _logaddexp(x: float, y: float) -> float:
+    """log(exp(x) + exp(y)) without overflow: ``_logsumexp([x, y])``, cheaper."""
+    return max(x, y) + math.log1p(math.exp(-abs(x - y)))
+
+
+def _bead_values(src: _Side, tgt: _Side, i: int, a: int, b: int, cols: np.ndarray,
+                 ratio: float, params: AlignParams) -> np.ndarray:
+    """Values of the beads of ``a`` source sentences ending at ``i`` and ``b`` target
+    sentences ending at each of ``cols``: margin, length and number terms, weighed by
+    the bead's size."""
+    margin = tgt.seg[b][cols] @ src.seg[a][i] - 0.5 * (src.base[a][i] + tgt.base[b][cols])
+    source_length = src.cumlen[i] - src.cumlen[i - a]
+    target_length = tgt.cumlen[cols] - tgt.cumlen[cols - b]
+    value = margin - params.length_weight * np.log(
+        (source_length + 20) / (ratio * target_length + 20)) ** 2
+    numbers = src.numbers_of[a][i]
+    if numbers:
+        value += params.anchor_weight * np.array(
+            [2 * len(numbers & other) / len(numbers | other) - 1 if other else 0.0
+             for other in (tgt.numbers_of[b][j] for j in cols.tolist())])
     return ((a + b) / 2) ** params.size_exponent * value - params.merge_penalty * (a + b - 2)
 
 

@@ -320,7 +320,7 @@ def read_structure(
     return cleaned, sections, structure_of(sections, cleaned.text)
 
 
-def pair_documents(english: Path, other: Path, settings: Settings, second_pass: bool = False,
+def pair_documents(english: Path, other: Path, settings: Settings,
                    ) -> tuple[list[ExportUnit], list[str]]:
     """Align an English document with its translation kept in another one (``gazette pair``).
 
@@ -336,12 +336,12 @@ def pair_documents(english: Path, other: Path, settings: Settings, second_pass: 
     if not english_articles.get(pivot):
         raise InputError(f"no {pivot} text found in {english}")
     return _align_across(f"{english.stem}+{other.stem}", english_articles, other_articles,
-                         settings, decree_number(other_text.text), second_pass)
+                         settings, decree_number(other_text.text))
 
 
 def _align_across(
     pair_id: str, english: dict[str, list[Article]], other: dict[str, list[Article]],
-    settings: Settings, decree: str | None, second_pass: bool = False,
+    settings: Settings, decree: str | None,
 ) -> tuple[list[ExportUnit], list[str]]:
     """The pivot language's articles of one document aligned with the other languages'
     of another: the units (marked with the promulgating ``decree``'s number, if the
@@ -351,12 +351,12 @@ def _align_across(
                 **{language: found for language, found in other.items() if language != pivot}}
     sentences = align_sentences(
         pair_articles(articles, pivot), encoder_for(settings).encode, align_params(settings),
-        flag_below=settings.flag_below, second_pass=second_pass or settings.align_second_pass)
+        flag_below=settings.flag_below, second_pass=settings.align_second_pass)
     return units_of(pair_id, sentences, articles, None, pivot, decree), list(sentences)
 
 
 def align_files(src: Path, tgt: Path, settings: Settings, *, src_lang: str, tgt_lang: str,
-                split: bool = False, second_pass: bool = False) -> list[Bead]:
+                split: bool = False) -> list[Bead]:
     """Align two files of segments (``gazette align``): one segment per line, or with
     ``split`` running text cut into sentences (in ``src_lang`` and ``tgt_lang``).
 
@@ -372,9 +372,9 @@ def align_files(src: Path, tgt: Path, settings: Settings, *, src_lang: str, tgt_
     source, target = segments(src, src_lang), segments(tgt, tgt_lang)
     encoder = encoder_for(settings)
     vectors = encoder.encode(source + target)
-    second_pass = second_pass or settings.align_second_pass
     return sentalign.align(source, target, vectors[:len(source)], vectors[len(source):],
-                           align_params(settings), embed=encoder.encode if second_pass else None)
+                           align_params(settings),
+                           embed=encoder.encode if settings.align_second_pass else None)
 
 
 def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[Source]:

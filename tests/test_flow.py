@@ -112,8 +112,10 @@ def test_stage_commands(tmp_path: Path):
 
 
 @pytest.mark.slow
-def test_align_command_on_perturbed_ntrex(tmp_path: Path, shared: Path):
-    """`gazette align` prints one bead per line covering both files, mostly right."""
+@pytest.mark.parametrize("passes", [[], ["--one-pass"]], ids=["default", "one-pass"])
+def test_align_command_on_perturbed_ntrex(tmp_path: Path, shared: Path, passes: list[str]):
+    """`gazette align` prints one bead per line covering both files, mostly right, with
+    its second pass (the default) and without."""
     from align_data import ntrex
     from align_score import f1_scores
 
@@ -121,7 +123,7 @@ def test_align_command_on_perturbed_ntrex(tmp_path: Path, shared: Path):
     (tmp_path / "en.txt").write_text("\n".join(case.src) + "\n", encoding="utf-8")
     (tmp_path / "sv.txt").write_text("\n".join(case.tgt) + "\n", encoding="utf-8")
     result = gazette("align", "en.txt", "sv.txt", "--src-lang", "en", "--tgt-lang", "sv",
-                     cwd=tmp_path)
+                     *passes, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert all(re.fullmatch(r"\[[\d, ]*\]:\[[\d, ]*\]:\d\.\d\d", line) for line in lines)

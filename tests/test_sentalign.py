@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.sentalign import Bead, align, format_bead
+from pipeline.sentalign import AlignParams, Bead, align, format_bead
 
 
 def unit(rows: np.ndarray) -> np.ndarray:
@@ -95,3 +95,46 @@ def test_confidence_is_low_for_a_pair_that_is_no_translation():
     assert [(b.src, b.tgt) for b in beads] == gold
     assert beads[10].confidence < 0.75
     assert min(b.confidence for k, b in enumerate(beads) if k != 10) > 0.9
+
+
+def counting_embed(dim: int, asked: list[str]):
+    def embed(texts: list[str]) -> np.ndarray:
+        asked.extend(texts)
+        return unit(np.ones((len(texts), dim)))
+    return embed
+
+
+@pytest.mark.parametrize("budget", [0.0, 0.05, 0.2])
+def test_refinement_stays_within_its_budget(budget: float):
+    s, t, sv, tv, _ = synthetic(60, seed=5, merges={4, 10, 17, 25, 33, 41, 50})
+    asked: list[str] = []
+    align(s, t, sv, tv, AlignParams(refine_budget=budget), embed=counting_embed(64, asked))
+    spent = sum(len(text) - text.count(" ") for text in asked)  # joined by one space
+    assert spent <= budget * sum(map(len, s + t))
+    assert bool(asked) == (budget > 0)
+
+
+def test_sentences_left_out_are_not_refined_around():
+    # only drops: every bead with both sides is a sure 1-1, so nothing is refined
+    s, t, sv, tv, gold = synthetic(30, seed=6, drops={7, 19})
+    asked: list[str] = []
+    beads = align(s, t, sv, tv, embed=counting_embed(64, asked))
+    assert [(b.src, b.tgt) for b in beads] == gold
+    assert asked == []
+
+
+def test_a_short_heading_weighs_little_in_a_merge():
+    # the target line holds a heading and the sentence after it, and its vector is the
+    # sentence's with a little of the heading's (the model mean-pools tokens): with
+    # the sum weighed by length the 2-1 bead is found, with a plain sum it is not
+    rng = np.random.default_rng(7)
+    sv = unit(rng.normal(size=(6, 64)))
+    heading = 2
+    src = ["x" * 80, "x" * 80, "ANNEX I", "x" * 200, "x" * 80, "x" * 80]
+    rows = [sv[0], sv[1], 0.15 * sv[heading] + sv[3], sv[4], sv[5]]
+    tv = unit(np.array(rows) + 0.02 * rng.normal(size=(5, 64)))
+    tgt = ["y" * 80, "y" * 80, "y" * 210, "y" * 80, "y" * 80]
+    weighed = align(src, tgt, sv, tv)
+    plain = align(src, tgt, sv, tv, AlignParams(weight_cap=1.0))
+    assert ((2, 3), (2,)) in [(b.src, b.tgt) for b in weighed]
+    assert ((2, 3), (2,)) not in [(b.src, b.tgt) for b in plain]
