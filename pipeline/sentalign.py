@@ -14,7 +14,9 @@ to ``weight_cap`` characters (the model mean-pools tokens, so in the embedding o
 a real concatenation a heading or item label weighs less than the sentence beside
 it; longer sentences count alike). To the margin are added a
 length term (log ratio of character counts against the document's overall ratio)
-and an anchor term (agreement of the numbers the two sides contain).
+and an anchor term (agreement of the numbers the two sides contain); the sum is
+weighed by the bead's size, its sentences counted the same way (a short line as a
+fraction of one).
 
 Search. Beads of up to ``max_merge`` sentences a side and ``max_bead`` in all are
 allowed (1-1, 1-2, 2-1, 2-2, ..., 1-5, 2-3), plus 1-0 and 0-1. The dynamic program
@@ -87,7 +89,9 @@ class AlignParams:
     #: Cost of each sentence beyond the first on a side of a merged bead.
     merge_penalty: float = 0.0
     #: A bead's value is its score times (sentences / 2) to this power: 0 counts every
-    #: bead once (merging two good 1-1 beads then loses one), 1 counts sentences.
+    #: bead once (merging two good 1-1 beads then loses one), 1 counts sentences. A
+    #: side's sentences are counted by length, each up to ``weight_cap`` characters
+    #: (at least 1 a side): a heading glued to a sentence adds little to its bead.
     size_exponent: float = 0.3
     #: Weight of the squared log length ratio.
     length_weight: float = 0.1
@@ -207,9 +211,11 @@ class _Side:
                                for i in range(len(numbers) + 1)]
                            for a in range(1, params.max_merge + 1)}
         sample = self.sample(other, params)
-        weights = np.minimum(lengths + 1.0, params.weight_cap)[:, None]
+        weights = np.minimum(lengths + 1.0, params.weight_cap)
+        #: cumsize[i] - cumsize[i - a]: sentences i-a .. i-1 counted by length
+        self.cumsize = np.concatenate([[0.0], np.cumsum(weights / params.weight_cap)])
         cumvec = np.concatenate([np.zeros((1, vecs.shape[1]), vecs.dtype),
-                                 np.cumsum(vecs * weights, axis=0)])
+                                 np.cumsum(vecs * weights[:, None], axis=0)])
         #: seg[a][i]: unit vector of sentences i-a .. i-1 (a sentences ending before i)
         self.seg: dict[int, np.ndarray] = {}
         self.base: dict[int, np.ndarray] = {}
@@ -375,7 +381,9 @@ def _bead_values(src: _Side, tgt: _Side, i: int, a: int, b: int, cols: np.ndarra
         value += params.anchor_weight * np.array(
             [2 * len(numbers & other) / len(numbers | other) - 1 if other else 0.0
              for other in (tgt.numbers_of[b][j] for j in cols.tolist())])
-    return ((a + b) / 2) ** params.size_exponent * value - params.merge_penalty * (a + b - 2)
+    size = (max(1.0, src.cumsize[i] - src.cumsize[i - a])
+            + np.maximum(1.0, tgt.cumsize[cols] - tgt.cumsize[cols - b]))
+    return (size / 2) ** params.size_exponent * value - params.merge_penalty * (a + b - 2)
 
 
 def _backtrack(back: list[dict[int, tuple[int, int, float]]],
