@@ -261,7 +261,6 @@ class _Side:
         return other[::step][:params.sample]
 
 
-
 def _bead_types(max_merge: int, max_bead: int) -> list[tuple[int, int]]:
     """1-1, 1-0, 0-1, then every a-b with at most ``max_merge`` a side and ``max_bead`` in all.
 

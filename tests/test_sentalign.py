@@ -73,15 +73,18 @@ def test_empty_sides():
     assert [format_bead(b) for b in align([], ["a"], vec[:0], vec[:1])] == ["[]:[0]:0.00"]
 
 
+def counting_embed(dim: int, asked: list[str]):
+    """An embedding function that notes the texts it is asked for."""
+    def embed(texts: list[str]) -> np.ndarray:
+        asked.extend(texts)
+        return unit(np.ones((len(texts), dim)))
+    return embed
+
+
 def test_refinement_embeds_real_concatenations():
     s, t, sv, tv, _ = synthetic(12, seed=3, merges={4})
     asked: list[str] = []
-
-    def embed(texts: list[str]) -> np.ndarray:
-        asked.extend(texts)
-        return unit(np.ones((len(texts), sv.shape[1])))
-
-    align(s, t, sv, tv, embed=embed)
+    align(s, t, sv, tv, embed=counting_embed(sv.shape[1], asked))
     assert asked and all(" " in text for text in asked)  # concatenations only
 
 
@@ -95,13 +98,6 @@ def test_confidence_is_low_for_a_pair_that_is_no_translation():
     assert [(b.src, b.tgt) for b in beads] == gold
     assert beads[10].confidence < 0.75
     assert min(b.confidence for k, b in enumerate(beads) if k != 10) > 0.9
-
-
-def counting_embed(dim: int, asked: list[str]):
-    def embed(texts: list[str]) -> np.ndarray:
-        asked.extend(texts)
-        return unit(np.ones((len(texts), dim)))
-    return embed
 
 
 @pytest.mark.parametrize("budget", [0.0, 0.05, 0.2])
