@@ -187,14 +187,19 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
     ministry = ""                 # the banner (ministry or branch) over the acts now
     fresh = False                 # a banner since the last heading
     recent: list[_Line] = []      # the last lines, for a banner printed over two
-    for line in _lines(pages):
+    lines = list(_lines(pages))
+    for index, line in enumerate(lines):
         current = acts[-1] if acts else None
+        if (kind := heading_kind(line.text)) and _inside_a_sentence(
+                recent[-1].text if recent else "", line.text,
+                lines[index + 1].text if index + 1 < len(lines) else ""):
+            kind = None  # a capitalised phrase a title or a sentence runs through
         if line.text == "." and recent and not _mostly_capitals(recent[-1].text):
             banner = _banner(recent)  # "Ministério da Defesa" / "."
             ministry, fresh, capitals = " ".join(b.text for b in banner), True, []
             if current is not None and current.lines[-len(banner):] == banner:
                 del current.lines[-len(banner):]
-        elif (kind := heading_kind(line.text)) and current and current.open and not capitals:
+        elif kind and current and current.open and not capitals:
             current.heading.append(line.text)  # a second heading line of the same act
             current.lines.append(line)
         elif kind and current and _repeats(current, line.text):
@@ -225,6 +230,31 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
         recent = [*recent[-2:], line]
     text = "\n\n".join(page.text for page in pages if page.text)
     return [draft.done(text) for draft in acts]
+
+
+#: Words a line of a title in capitals ends with when the title goes on in the next.
+_CONNECTIVE = re.compile(r"(?:\b(?:E|DE|DA|DO|DAS|DOS|EM|NA|NO|NAS|NOS|PARA|POR|COM|À|AO|"
+                         r"AOS|A|O|OU|SOBRE|ENTRE)|[,-])$")
+
+
+def _inside_a_sentence(before: str, line: str, after: str) -> bool:
+    """``line`` looks like a heading but goes on a title or a sentence: the line above,
+    in capitals, ends with a word that joins it to the next (``REGULAMENTO INTERNO
+    PARA PREVENÇÃO E`` / ``RESOLUÇÃO DE LITÍGIOS``), or the line below runs on in lower
+    case (``DECLARAÇÃO DO FORNECEDOR`` / ``relativa a mercadorias …``).
+
+    >>> _inside_a_sentence("REGULAMENTO INTERNO PARA PREVENÇÃO E", "RESOLUÇÃO DE LITÍGIOS",
+    ...                    "Definições")
+    True
+    >>> _inside_a_sentence("LUÍS ADAMS", "PORTARIA Nº 360, DE 30 DE SETEMBRO DE 2014",
+    ...                    "O ADVOGADO-GERAL DA UNIÃO, no uso das atri-")
+    False
+    """
+    spaced = bool(re.fullmatch(r"(\S{1,2} )+\S{1,2}", before))  # "A E R O P O RT U Á R I A"
+    continues_title = _mostly_capitals(before) and not spaced and bool(
+        _CONNECTIVE.search(before))
+    runs_on = bool(after) and after[0].islower() and not line.rstrip().endswith(("-", ","))
+    return continues_title or runs_on
 
 
 def _item_of(act: _Draft, kind: str, line: str, capitals: list[_Line]) -> bool:

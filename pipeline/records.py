@@ -224,7 +224,7 @@ class Article:
     start: int = 0
     end: int = 0
     units: tuple[Unit, ...] = ()
-    #: Sentence spans ``(start, end)`` of the article's body (its heading excluded).
+    #: Sentence spans ``(start, end)``: the heading (if any) first, then the body's.
     sentences: tuple[tuple[int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:

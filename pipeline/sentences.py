@@ -10,12 +10,20 @@ opening quote or bracket, or Devanagari. It does not end after:
 * a sentence that so far is only an enumerator (``1.``, ``2.1.``, ``a)``, ``(ii)``):
   a numbered paragraph keeps its number.
 
-A blank line (a paragraph break) always ends a sentence; commas inside numbers
-(``12,5 per cent``) never do.
+Lines matter. A blank line (a paragraph break) ends a sentence, and so does a line
+break after a line that ends a clause (``.``, ``;``, ``:``), after a short line (a
+heading, a title, a signature: under 60 % of the text's usual line length) or before
+an item label or article heading: text given one paragraph per line, or reflowed by
+the repair stage, keeps its lines as segments, as translation memories segment it.
+Neither ends a sentence where the next line starts in lower case or the line ends in a
+hyphenated word (a wrap, a page or column break mid-sentence). Inside running text, an
+item label after ``;`` or ``:`` (``…as follows: (a) the term…; (b) the term…``) starts
+a sentence of its own. Commas inside numbers (``12,5 per cent``) never end one.
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 from pipeline.lexicon import DEVANAGARI_MARKS
@@ -46,7 +54,18 @@ _CANDIDATE = re.compile(
     """,
     re.VERBOSE,
 )
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
+#: A line break, with the blank lines and indentation after it.
+_BREAK = re.compile(r"[ \t]*\n\s*")
+#: An item label or an article heading opening a line.
+_LINE_OPENER = re.compile(
+    r"""["“]?(?:\(?\d{1,3}\)|\d{1,3}\.(?!\d)|\(?[a-z]{1,2}\)|\(?[ivxlc]+\)|§
+    |(?:ARTIGO|Artigo|ARTICLE|Article|ARTIKEL|Artikel|Art\.|अनुच्छेद)\s)""", re.VERBOSE)
+#: An item label after ``;`` or ``:`` inside running text.
+_ITEM_AFTER_CLAUSE = re.compile(
+    r"(?P<mark>[;:])(?P<space>\s+)(?=[\"“]?(?:\(\d{1,3}\)|\(?[a-z]{1,2}\)|\(?[ivx]+\))\s)")
+#: A line shorter than this share of the text's usual line length ends where its
+#: paragraph (or heading, title, signature line) ends.
+SHORT_LINE = 0.6
 _ENUMERATOR = re.compile(
     r"\s*[\"“]?(?:\(?\d+(?:\.\d+)*[.)]\.?|\(?[a-z]{1,2}\)|\(?[ivxlc]+\)|§)\s*")
 #: A letter with its combining marks (Devanagari vowel signs are marks, not letters).
@@ -67,22 +86,64 @@ def split_sentences(text: str, language: str = "en") -> list[tuple[int, int]]:
     >>> t = "यह करार लागू होगा। भारत सरकार ने अधिसूचित किया।"
     >>> [t[a:b] for a, b in split_sentences(t, "hi")]
     ['यह करार लागू होगा।', 'भारत सरकार ने अधिसूचित किया।']
+    >>> t = ("THE JOINT COUNCIL,\\nHaving regard to the Agreement,\\nWhereas:\\n(1) The term "
+    ...      "applies in the territory of each Party, to the extent of its laws;\\n"
+    ...      "(2) the tax is levied\\non income.")
+    >>> [t[a:b] for a, b in split_sentences(t, "en")]  # doctest: +NORMALIZE_WHITESPACE
+    ['THE JOINT COUNCIL,', 'Having regard to the Agreement,', 'Whereas:',
+     '(1) The term applies in the territory of each Party, to the extent of its laws;',
+     '(2) the tax is levied\\non income.']
+    >>> t = "the following terms: (a) the term person; (b) the term company."
+    >>> [t[a:b] for a, b in split_sentences(t, "en")]
+    ['the following terms:', '(a) the term person;', '(b) the term company.']
     """
     spans = []
-    paragraph_start = 0
-    for brk in [*_PARAGRAPH_BREAK.finditer(text), None]:
-        paragraph_end = brk.start() if brk else len(text)
-        spans += _split_paragraph(text, paragraph_start, paragraph_end)
-        paragraph_start = brk.end() if brk else paragraph_end
+    start = 0
+    width = _usual_line_length(text)
+    for brk in [*_BREAK.finditer(text), None]:
+        if brk is not None and not _ends_segment(text, brk, width):
+            continue
+        end = brk.start() if brk else len(text)
+        spans += _split_paragraph(text, start, end)
+        start = brk.end() if brk else end
     return spans
+
+
+def _usual_line_length(text: str) -> int:
+    """The length most lines of ``text`` reach (its 90th percentile): where the text
+    was wrapped, or the length of its long paragraphs."""
+    lengths = sorted(len(line.strip()) for line in text.split("\n") if line.strip())
+    return lengths[math.ceil(0.9 * (len(lengths) - 1))] if lengths else 0
+
+
+def _ends_segment(text: str, brk: re.Match[str], width: int) -> bool:
+    """Whether the line break ``brk`` ends a sentence (see the module's docstring)."""
+    before = text[text.rfind("\n", 0, brk.start()) + 1:brk.start()].strip()
+    after = text[brk.end():text.find("\n", brk.end()) % (len(text) + 1)]
+    if not before or not after:
+        return True
+    if after[0].islower() and not _CLAUSE_END.search(before):
+        return False  # the line runs on: a wrap, a page or a column break mid-sentence
+    if before[-1] == "-" and before[-2:-1].isalpha() and after[0].isalpha():
+        return False  # a word hyphenated over the break
+    return ("\n" in brk.group().lstrip(" \t")[1:]  # a blank line
+            or bool(_CLAUSE_END.search(before))
+            or len(before) < SHORT_LINE * width
+            or bool(_LINE_OPENER.match(after)))
+
+
+_CLAUSE_END = re.compile(r"[.;:!?।][\"”’»)\]]*$")
 
 
 def _split_paragraph(text: str, start: int, stop: int) -> list[tuple[int, int]]:
     spans = []
     start = _skip_space(text, start)
-    for match in _CANDIDATE.finditer(text, start, stop):
+    candidates = sorted([*_CANDIDATE.finditer(text, start, stop),
+                         *_ITEM_AFTER_CLAUSE.finditer(text, start, stop)],
+                        key=lambda m: m.start())
+    for match in candidates:
         end = match.start("space")
-        if end <= start or not _is_boundary(text, start, match):
+        if end <= start or (match.re is _CANDIDATE and not _is_boundary(text, start, match)):
             continue
         spans.append((start, end))
         start = match.end()

@@ -29,6 +29,7 @@ from pipeline.sentences import split_sentences
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "ACT",
     "FINAL",
     "PREAMBLE",
     "articles_of",
@@ -42,6 +43,14 @@ __all__ = [
 #: Keys of the text before the first article and of the closing formula.
 PREAMBLE = "preamble"
 FINAL = "final"
+#: Key of the text of an act that prints another as its annex (a decree promulgating a
+#: treaty), before the annex: the act's own title, articles and signatures.
+ACT = "act"
+
+#: A line naming an annex and nothing else (``ANEXO``, ``ANNEX II``, ``BILAGA``).
+_ANNEX_LINE = re.compile(
+    r"^[ \t]*(?:ANEXO|Anexo|ANNEX|Annex|BILAGA|Bilaga|अनुलग्नक|अनुसूची)(?:[ \t]+[IVX\d]+)?"
+    r"[ \t]*$", re.MULTILINE)
 
 _HEADING = re.compile(
     r"""(?P<quote>(?:(?<=[\s:(])|^)["“'‘])?   # an opening quote right before it
@@ -92,13 +101,16 @@ class Heading:
     key: str
     capitalised: bool
     quoted: bool
+    #: Nothing but white space before it on its line.
+    line_start: bool = False
 
 
 def _candidates(text: str) -> list[Heading]:
     return [
         Heading(start=m.start("word"), end=m.end(), number=m.group("number"),
                 key=normalize_number(m.group("number")), capitalised=m.group("word").isupper(),
-                quoted=m.group("quote") is not None)
+                quoted=m.group("quote") is not None,
+                line_start=not text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip())
         for m in _HEADING.finditer(text)
     ]
 
@@ -109,7 +121,10 @@ def find_headings(text: str, max_gap: int = 2) -> list[Heading]:
     The document's own articles are the longest chain of headings whose numbers go
     up by one; a step over up to ``max_gap`` missing numbers (headings OCR destroyed)
     costs half a heading. References to other articles ("Article 10 of the
-    Convention") do not fit the chain and are left out.
+    Convention") do not fit the chain and are left out. A heading starts its line
+    where the text has lines: when the headings at the start of a line make a chain
+    nearly as long (all but one) as all headings do, a reference inside a sentence
+    (``established pursuant to Article 4 and``) is never taken for one.
 
     >>> t = "ARTIGO 1 O Artigo 9 da Convenção será excluído. ARTIGO 2 Texto. ARTIGO 3 Fim."
     >>> [h.number for h in find_headings(t)]
@@ -119,10 +134,22 @@ def find_headings(text: str, max_gap: int = 2) -> list[Heading]:
     >>> t = "Article 1 A. Article 2 Paragraph 3 of Article 4 is deleted. Article 3 B. Article 4"
     >>> [h.number for h in find_headings(t)]
     ['1', '2', '3', '4']
+    >>> t = ("Article 1\\nA body.\\nArticle 2\\nIt is set up\\nunder Article 3 and meets.\\n"
+    ...      "Article 3\\nIt decides.\\nArticle 4\\nIn force.")
+    >>> [(h.number, h.start) for h in find_headings(t)]
+    [('1', 0), ('2', 18), ('3', 68), ('4', 90)]
     """
     candidates = [h for h in _candidates(text) if not h.quoted]
     if any(h.capitalised for h in candidates):
         candidates = [h for h in candidates if h.capitalised]
+    chain = _chain(candidates, max_gap)
+    at_line_start = _chain([h for h in candidates if h.line_start], max_gap)
+    return at_line_start if len(at_line_start) >= max(2, len(chain) - 1) else chain
+
+
+def _chain(candidates: list[Heading], max_gap: int) -> list[Heading]:
+    """The longest chain of ``candidates`` whose numbers go up by one (see
+    :func:`find_headings`)."""
     numbered: list[tuple[Heading, int, bool]] = []
     for heading in candidates:
         value, suffixed = _value(heading.key)
@@ -164,7 +191,17 @@ def _value(key: str) -> tuple[int | None, bool]:
 def articles_of(section: Section, text: str) -> list[Article]:
     """The preamble, articles (with their nested quoted articles) and final clauses.
 
-    ``text`` is the document's cleaned text; every offset is into it.
+    A text printed as the annex of an act (an annex line, ``ANEXO``, before the first
+    article heading: a decree that promulgates a treaty) has the act's own text apart,
+    keyed :data:`ACT`; its preamble starts at the annex line. ``text`` is the document's
+    cleaned text; every offset is into it.
+
+    >>> from pipeline.records import Block
+    >>> t = ("DECRETO Nº 1\\nPromulga a Decisão.\\nANEXO\\nDecisão n.o 1\\nO COMITÉ,\\n"
+    ...      "Artigo 1.o\\nÉ adotada.")
+    >>> section = Section("pt", (Block(1, 0, len(t), t, "pt", "langdetect"),))
+    >>> [(a.key, t[a.start:a.end].split("\\n")[0]) for a in articles_of(section, t)]
+    [('act', 'DECRETO Nº 1'), ('preamble', 'ANEXO'), ('1', 'Artigo 1.o')]
     """
     start, end = section.start, section.end
     body = text[start:end]
@@ -173,8 +210,13 @@ def articles_of(section: Section, text: str) -> list[Article]:
     body_end = final.start() if final else len(body)
     articles = []
     first = headings[0].start if headings else body_end
-    if body[:first].strip():
-        articles.append(_article(section.language, "", PREAMBLE, "", text, start, start + first))
+    annex = [m for m in _ANNEX_LINE.finditer(body, 0, first) if body[:m.start()].strip()]
+    opening = annex[-1].start() if annex else 0
+    if opening:
+        articles.append(_article(section.language, "", ACT, "", text, start, start + opening))
+    if body[opening:first].strip():
+        articles.append(_article(section.language, "", PREAMBLE, "", text, start + opening,
+                                 start + first))
     nested = [h for h in _candidates(body) if h.quoted and h.capitalised]
     for index, heading in enumerate(headings):
         stop = headings[index + 1].start if index + 1 < len(headings) else body_end
@@ -205,9 +247,10 @@ def _article(language: str, number: str, key: str, heading: str, text: str, star
              label=m.group("label"), start=start + m.start())
         for m in _UNIT.finditer(content, body_start)
     )
-    sentences = tuple((start + a, start + b)
-                      for a, b in split_sentences(content[body_start:], language)
-                      for a, b in [(a + body_start, b + body_start)])
+    # the heading is a segment of its own, the first of the article
+    sentences = ((start, start + body_start),) * bool(body_start) + tuple(
+        (start + a + body_start, start + b + body_start)
+        for a, b in split_sentences(content[body_start:], language))
     return Article(language=language, number=number, key=key, heading=heading,
                    text=content, level=level, parent=parent, start=start, end=end,
                    units=units, sentences=sentences)

@@ -120,5 +120,6 @@ def test_final_clauses_units_and_sentences():
     article_3 = next(a for a in articles["pt"] if a.key == "3")
     assert [u.label for u in article_3.units][:3] == ["1.", "a)", "i)"]
     text = (SAMPLES / "002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
-    first_sentence = text[slice(*article_3.sentences[0])]
-    assert first_sentence.startswith("O parágrafo 1 do Artigo")  # heading excluded
+    heading, first_sentence = (text[slice(*span)] for span in article_3.sentences[:2])
+    assert heading == "ARTIGO 3"  # the heading is a segment of its own
+    assert first_sentence.startswith("O parágrafo 1 do Artigo")

@@ -305,20 +305,70 @@ _UNIT_START = re.compile(r"(?:\d{1,2}\.|\(?[a-z]\)|\(?[ivx]+\)|[-–•])\s")
 _HYPHENATED = re.compile(r"(\w+)-\n(\w+)")
 
 
-#: Share of a page's lines that must run on into the next for it to look wrapped (a
-#: hard-wrapped decree, seed 004: 58 %; a DGT annex of titles split over lines: 23 %).
+#: Share of a page's lines that must run on into the next for it to look wrapped on
+#: that evidence alone (a hard-wrapped decree, seed 004: 58 %; a DGT annex of titles
+#: split over lines: 23 %).
 MIN_RUN_ON_SHARE = 0.3
+#: Lines are wrapped to a width; no one wraps wider than this many characters (a text
+#: of one paragraph per line has longer lines).
+MAX_WRAP_WIDTH = 150
+#: A line this much shorter than the wrap width ends its paragraph (or is a heading,
+#: a title, a signature line): the next line starts a new one.
+SHORT_LINE = 0.6
+
+
+def looks_wrapped(text: str) -> bool:
+    """Whether a page's lines were wrapped to a width (and should be joined), rather
+    than written one paragraph, heading or item a line.
+
+    Wrapped text has a width its lines fill (the 90th percentile of their lengths,
+    under :data:`MAX_WRAP_WIDTH`), and lines that run on into the next: the next
+    starts in lower case, or the line ends in a hyphenated word. It is wrapped when
+    three lines in ten run on (and its median line is under 110 characters), or when
+    half its lines fill the width and three in twenty run on; a page of fewer than
+    three lines is not judged.
+
+    >>> looks_wrapped("A PRESIDENTA DA REPÚBLICA, no uso da atribuição\\nque lhe confere "
+    ...               "o art. 84, caput, inciso IV, da\\nConstituição, e\\nConsiderando que "
+    ...               "a Decisão do Comitê foi\\naprovada pelo Congresso Nacional.")
+    True
+    >>> looks_wrapped("THE JOINT COMMITTEE,\\nHaving regard to the Agreement on the "
+    ...               "European Economic Area, and in particular Article 98 thereof,\\n"
+    ...               "Whereas:\\nThe Regulation is to be incorporated into the Agreement.")
+    False
+    """
+    filled = [line.strip() for line in text.split("\n") if line.strip()]
+    if len(filled) < 3:
+        return False
+    lengths = sorted(map(len, filled))
+    width = lengths[int(0.9 * (len(lengths) - 1))]
+    if width > MAX_WRAP_WIDTH:
+        return False
+    runs_on = sum(1 for before, after in itertools.pairwise(filled) if _runs_on(before, after))
+    if len(filled) >= 8 and statistics.median(lengths) < 110 and runs_on >= max(
+            3, MIN_RUN_ON_SHARE * len(filled)):
+        return True
+    full = sum(1 for line in filled if len(line) >= 0.75 * width)
+    return full >= 0.5 * len(filled) and runs_on >= max(1, 0.15 * len(filled))
+
+
+def _runs_on(before: str, after: str) -> bool:
+    """The line ``after`` continues the sentence of ``before``."""
+    if _ends_clause(before):
+        return False
+    return after[0].islower() or (before[-1] == "-" and before[-2:-1].isalpha())
 
 
 def reflow_hard_wraps(text: str) -> str:
     """Join the lines of paragraphs a PDF's text layer wrapped; keep headings and items.
 
-    Applies only to pages that look wrapped (eight lines or more, median length
-    under 110 characters, and three lines in ten running on into a next line that
-    starts in lower case). A line is joined to the next unless it ends a sentence or
-    clause (``.``, ``:``, ``;``) or either line is a heading, a numbered paragraph or an
-    item; ``exem-`` + ``plo`` becomes ``exemplo`` where the lexicon knows the joined word
-    and not the hyphenated one (``comunicar-se`` keeps its hyphen).
+    Applies only to pages that :func:`looks_wrapped`. A line is joined to the next
+    unless it ends a sentence or clause (``.``, ``:``, ``;``: a paragraph break
+    follows), it is short for the page's width and the next starts in capitals (the
+    end of a paragraph, a title or signature line), or either line is a heading, a
+    numbered paragraph or an item; ``exem-`` + ``plo`` becomes ``exemplo`` where the
+    lexicon knows the joined word and not the hyphenated one (``comunicar-se`` keeps
+    its hyphen).
 
     >>> page = ("ARTIGO 3\\nO Artigo 1 da Convenção será excluído e substituído pelo\\n"
     ...         "seguinte:\\n1. Esta Convenção se aplicará às pessoas\\n"
@@ -333,23 +383,24 @@ def reflow_hard_wraps(text: str) -> str:
     a) no caso do Brasil
     b) no caso do Chile
     ARTIGO 4
+    >>> print(reflow_hard_wraps("Decide, con-\\nforme o art. 84 da Cons-\\n"
+    ...       "tituição e a Lei nº 9.784,\\nde 29 de janeiro de 1999.\\nDILMA ROUSSEFF\\n"
+    ...       "Luiz Alberto Machado"))
+    Decide, conforme o art. 84 da Constituição e a Lei nº 9.784, de 29 de janeiro de 1999.
+    <BLANKLINE>
+    DILMA ROUSSEFF
+    Luiz Alberto Machado
 
     Unsafe for verse or tables, whose line breaks mean something.
     """
-    lines = text.split("\n")
-    if len(lines) < 8 or statistics.median(len(line) for line in lines) >= 110:
+    if not looks_wrapped(text):
         return text
-    # wrapped text runs on from line to line; a page of whole paragraphs, one a line
-    # (headings and short items among them), does not
-    filled = [line.strip() for line in lines if line.strip()]
-    runs_on = sum(1 for before, after in itertools.pairwise(filled)
-                  if not _ends_clause(before) and after[0].islower())
-    if runs_on < max(3, MIN_RUN_ON_SHARE * len(filled)):
-        return text
+    filled = sorted(len(line.strip()) for line in text.split("\n") if line.strip())
+    short = SHORT_LINE * filled[int(0.9 * (len(filled) - 1))]
     text = _HYPHENATED.sub(_join_hyphenated, text)
     lines = text.split("\n")
     out = [lines[0]]
-    for line in lines[1:]:
+    for above, line in itertools.pairwise(lines):
         previous = out[-1]
         before, current = previous.strip(), line.strip()
         if not before or not current:
@@ -358,6 +409,8 @@ def reflow_hard_wraps(text: str) -> str:
             out.append(("\n" if _ends_clause(before) else "") + line)
         elif _ends_clause(before):
             out.append("\n" + line)
+        elif len(above.strip()) < short and not current[0].islower():
+            out.append(line)
         else:
             out[-1] = f"{previous.rstrip()} {current}"
     return "\n".join(out)
