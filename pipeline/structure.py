@@ -36,6 +36,7 @@ __all__ = [
     "decree_number",
     "find_headings",
     "normalize_number",
+    "spans_of",
     "structure_json",
     "structure_of",
 ]
@@ -259,14 +260,14 @@ def _article(language: str, number: str, key: str, heading: str, text: str, star
 def structure_of(sections: list[Section], text: str) -> dict[str, list[Article]]:
     """The articles of each language, in order.
 
-    Sections labelled ``other`` or ``unreadable`` have no articles. Where a language
-    has several sections, an article key already seen in an earlier one is dropped
-    (and logged): the first occurrence is the document's own.
+    Sections labelled ``other`` or ``unreadable`` have no articles; where one
+    interrupts a language's text (a list of citations taken for junk, a foreign
+    phrase), the language's text goes on through it (:func:`spans_of`). Where a
+    language has several sections, an article key already seen in an earlier one is
+    dropped (and logged): the first occurrence is the document's own.
     """
     result: dict[str, list[Article]] = {}
-    for section in sections:
-        if section.language in ("other", "unreadable"):
-            continue
+    for section in spans_of(sections):
         found = result.setdefault(section.language, [])
         seen = {(a.key, a.parent) for a in found}
         for article in articles_of(section, text):
@@ -277,6 +278,33 @@ def structure_of(sections: list[Section], text: str) -> dict[str, list[Article]]
             seen.add((article.key, article.parent))
             found.append(article)
     return result
+
+
+def spans_of(sections: list[Section]) -> list[Section]:
+    """Each language's stretches of text: consecutive sections of one language, with the
+    ``other`` and ``unreadable`` sections between them, joined; those sections left
+    out where they do not interrupt a language.
+
+    >>> from pipeline.records import Block
+    >>> def section(language, start):
+    ...     return Section(language, (Block(1, start, start + 5, "", language, "junk"),))
+    >>> [(s.language, s.start, s.end) for s in spans_of([section("pt", 0), section(
+    ...     "unreadable", 6), section("pt", 12), section("other", 18), section("en", 24)])]
+    [('pt', 0, 17), ('en', 24, 29)]
+    """
+    spans: list[Section] = []
+    pending: list[Section] = []  # other or unreadable sections since the last span
+    for section in sections:
+        if section.language in ("other", "unreadable"):
+            pending.append(section)
+        elif spans and spans[-1].language == section.language:
+            blocks = [b for s in (spans[-1], *pending, section) for b in s.blocks]
+            spans[-1] = Section(section.language, tuple(blocks))
+            pending = []
+        else:
+            spans.append(section)
+            pending = []
+    return spans
 
 
 _DECREE = re.compile(

@@ -116,6 +116,8 @@ _DOU_PIECE = (
     r"|Nº \d+, (?:(?:segunda|terça|quarta|quinta|sexta)-feira|sábado|domingo), "
     r"\d{1,2} de \w+ de \d{4}"
     r"|Este documento pode ser verificado no endereço eletrônico http://www\.in\.g\S*"
+    r"(?: , Documento assinado digitalmente conforme MP n[oº]- 2\.200-2 de 24/08/2001, "
+    r"que institui a)?"
     r"|pelo código \d{17}"
     r"|\S*gov\.br/autenticidade\.html ?, Documento assinad\S*"
     r"|(?:do )?digitalmente conforme MP n[oº]- 2\.200-2 de 24/08/2001, que institui a"
