@@ -24,9 +24,10 @@ from prefect.context import TaskRunContext
 from prefect.futures import as_completed
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
-from pipeline import reviews, stages
+from pipeline import crossdoc, reviews, stages
 from pipeline.catalog import Catalog, is_current
 from pipeline.config import Settings, check_settings
+from pipeline.docalign import MIN_SCORE
 from pipeline.editions import ActDocument
 from pipeline.ingest import discover, ignored, ingest
 from pipeline.records import DocumentSummary, IngestedDocument, Source
@@ -162,8 +163,25 @@ def _analyse(document: IngestedDocument, settings: Settings, out: DocumentOutput
         get_run_logger().warning("%s: a review decision no longer applies: %s", doc_id, stale)
     with catalog.stage(run_id, doc_id, "export"):
         counts = step(export_task)(sentences, articles, cleaned, settings, out)
+    crossdoc.run_digest(articles, sections, settings, out)
     return stages.finish(document.source, cleaned, sections, sentences, counts, out, review,
                          act)
+
+
+def _log_pairs(found: crossdoc.CrossPairs) -> None:
+    """Say what pairing across documents decided, and why."""
+    logger = get_run_logger()
+    for pairing, aligned in found.pairs:
+        logger.info("paired %s with %s (%s): aligned/%s+%s%s", pairing.english,
+                    pairing.other, pairing.describe(), pairing.english, pairing.other,
+                    "" if aligned else " (up to date)")
+    for english, best in found.unpaired:
+        logger.info("%s: no translation found%s", english, "" if best is None else
+                    f" (best candidate {best.other}, {best.language}, score {best.score:.2f}; "
+                    f"a pair needs {MIN_SCORE} and each document one partner: "
+                    f"{best.evidence()})")
+    for pair_id in found.removed:
+        logger.info("removed the pair %s: its documents no longer pair", pair_id)
 
 
 def task_runner_for(dask: str | None) -> TaskRunner[Any]:
@@ -240,15 +258,10 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
                 catalog.record(run_id, source, summary)
         summaries.append(summary)
     catalog.finish_run(run_id, summaries)
-    if futures:  # documents changed: pairs across documents may have too
-        try:
-            for pairing, aligned in stages.pair_across_documents(settings):
-                logger.info("paired %s with %s (%s agree, confidence %.2f): aligned/%s+%s%s",
-                            pairing.english, pairing.other, ", ".join(pairing.evidence),
-                            pairing.confidence, pairing.english, pairing.other,
-                            "" if aligned else " (up to date)")
-        except Exception as exc:  # the documents' own outputs stand; say what failed
-            logger.error("pairing documents across languages failed: %s", exc)
+    try:  # documents changed or went: pairs across documents may have too
+        _log_pairs(crossdoc.pair_across_documents(settings))
+    except Exception as exc:  # the documents' own outputs stand; say what failed
+        logger.error("pairing documents across languages failed: %s", exc)
     create_markdown_artifact(run_report(summaries, changed), key="gazette-run",
                              description=f"gazette run {run_id} on {settings.raw}")
     return summaries

@@ -263,39 +263,37 @@ def match(
         "--tsv", help="Also align each pair (as `gazette pair` does) and write its TSV "
                       "files here.")] = None,
 ) -> None:
-    """Find which files hold the same treaty in English and in another language: their
-    parties are the same countries (names compared across languages), with the
-    instrument and the signature date as further evidence; or, for files with no
-    treaty, the same issue of a gazette or bulletin (its number and date) in English
-    and another language (see pipeline.pairing). `gazette pair` aligns a pair you name
-    yourself."""
-    from pipeline.pairing import Issue, find_document_pairs, issue_of
+    """Find which files translate each other, as a run decides it: by what they say
+    (their sampled sentences found in order in the English text, their numbers
+    agreeing; see pipeline.docalign), with what their identities agree on (a treaty's
+    parties, instrument and signature date; a bulletin's issue) as supporting
+    evidence. A file in several languages pairs inside itself and is left out.
+    `gazette pair` aligns a pair you name yourself."""
+    from pipeline.crossdoc import match_files, pair_documents
 
-    documents: list[tuple[str, Treaty | None, Issue | None]] = []
-    for file in files:
-        document = _ingest_one(file)
-        held = _treaties_in(document)
-        if len(held) > 1:  # an edition: out of both kinds of pairing
-            console.print(f"{file.name}: {len(held)} treaties (an edition); left out")
-            documents.append((str(file), None, None))
-        else:
-            documents.append((str(file), held[0][1] if held else None,
-                              issue_of("\n\n".join(page.text for page in document.pages))))
-    pairs = find_document_pairs(documents)
+    settings = Settings.for_root(Path())
+    pairs, scored, left_out = _or_exit(lambda: match_files(files, settings))
+    for name in left_out:
+        console.print(f"{Path(name).name}: in several languages or without text; left out")
     table = Table(title=f"{len(pairs)} pair(s) among {len(files)} file(s)")
-    for column in ("English", "translation", "countries", "agree", "confidence"):
+    for column in ("English", "translation", "language", "content", "identity agrees",
+                   "confidence"):
         table.add_column(column, overflow="fold")
     for pairing in pairs:
-        table.add_row(Path(pairing.english).name, Path(pairing.other).name,
-                      " ".join(pairing.countries), ", ".join(pairing.evidence),
+        table.add_row(Path(pairing.english).name, Path(pairing.other).name, pairing.language,
+                      pairing.content, ", ".join(pairing.identity.agrees) or "-",
                       f"{pairing.confidence:.2f}")
     console.print(table)
+    paired = {pairing.english for pairing in pairs}
+    for best in {m.english: m for m in sorted(scored, key=lambda m: m.score)}.values():
+        if best.english not in paired:
+            console.print(f"{Path(best.english).name}: no translation found (best candidate "
+                          f"{Path(best.other).name}, score {best.score:.2f}: "
+                          f"{best.evidence()})")
     if tsv_dir is None:
         return
     from pipeline.export.tabular import tsv
-    from pipeline.stages import pair_documents
 
-    settings = Settings.for_root(Path())
     tsv_dir.mkdir(parents=True, exist_ok=True)
     for pairing in pairs:
         english, other = Path(pairing.english), Path(pairing.other)
@@ -415,8 +413,8 @@ def pair(
     articles of ENGLISH are paired with the other languages' articles of OTHER, then
     their sentences are aligned. Prints a TSV per language as `gazette run` writes.
     """
+    from pipeline.crossdoc import pair_documents
     from pipeline.export.tabular import tsv
-    from pipeline.stages import pair_documents
 
     settings = _with_second_pass(Settings.for_root(Path()), second_pass)
     units, languages = _or_exit(lambda: pair_documents(english, other, settings))
@@ -606,17 +604,19 @@ def status(root: RootOption = Path()) -> None:
 
 def _print_pairs(settings: Settings) -> None:
     """The pairs across documents the runs found and aligned, if any."""
-    from pipeline.stages import published_pairs
+    from pipeline.crossdoc import published_pairs
 
     pairs = published_pairs(settings)
     if not pairs:
         return
     table = Table(title="pairs across documents (aligned/<english>+<other>/)")
-    for column in ("english", "other", "countries", "agree", "confidence", "units"):
+    for column in ("english", "other", "language", "content", "identity agrees",
+                   "confidence", "units"):
         table.add_column(column, overflow="fold")
     for pairing, units in pairs:
-        table.add_row(pairing.english, pairing.other, " ".join(pairing.countries),
-                      ", ".join(pairing.evidence), f"{pairing.confidence:.2f}", str(units))
+        table.add_row(pairing.english, pairing.other, pairing.language, pairing.content,
+                      ", ".join(pairing.identity.agrees) or "-",
+                      f"{pairing.confidence:.2f}", str(units))
     console.print(table)
 
 

@@ -1,25 +1,24 @@
-"""Find which documents hold the same treaty in different languages.
+"""What identifies a document, and whether two documents' identities agree.
 
-A treaty's English text and its translation often arrive as separate documents: the
-English text dropped into the inbox, the Portuguese one inside a decree. Each document
-says which treaty it holds (:func:`pipeline.treaties.treaty_in`); the parties, named
-in the document's language (``BRASIL`` / ``SUÉCIA``, ``BRAZIL`` / ``SWEDEN``,
-``BRASILIEN`` / ``SVERIGE``), become country codes through the Unicode CLDR names of
-every territory in each language (Babel), so they compare across languages
-(``{BR, SE}``). Two documents are a pair when their parties are the same countries and
-one of them is English; :func:`find_pairs` says so with its evidence.
-
-A gazette or a bulletin published in two languages is known by its issue instead: its
-number and date, as each edition prints them (``No. 59`` / ``संख्या 59``, ``Saturday,
-February 1, 2020`` / ``शनिवार, 1 फरवरी, 2020``): :func:`find_issue_pairs`. A party whose
-name is no country's (``REPÚBLICA DA COREIA``: CLDR knows ``Coreia do Sul``) pairs
-nothing: better no pair than a wrong one.
+Which documents translate each other is decided by their content
+(:mod:`pipeline.docalign`); identity is the supporting evidence reported with a pair,
+and what explains it to a reader. Each document says which treaty it holds
+(:func:`pipeline.treaties.treaty_in`); the parties, named in the document's language
+(``BRASIL`` / ``SUÉCIA``, ``BRAZIL`` / ``SWEDEN``, ``BRASILIEN`` / ``SVERIGE``), become
+country codes through the Unicode CLDR names of every territory in each language
+(Babel), so they compare across languages (``{BR, SE}``), as the instrument and the
+signature date do. A gazette or a bulletin published in two languages is known by its
+issue instead: its number and date, as each edition prints them (``No. 59`` /
+``संख्या 59``, ``Saturday, February 1, 2020`` / ``शनिवार, 1 फरवरी, 2020``).
+:func:`identity_evidence` says what agrees. Identity is brittle — a multilateral
+treaty names no parties in its title, OCR and legacy fonts garble numbers
+(``सख्ं या 58``), a party may be no country CLDR knows (``REPÚBLICA DA COREIA``) — so it
+never decides a pair.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
@@ -27,8 +26,8 @@ from typing import Any
 from pipeline.language import without_accents
 from pipeline.treaties import MONTHS, Treaty, iso_date, treaty_in
 
-__all__ = ["Issue", "Pairing", "country_code", "find_document_pairs", "find_issue_pairs",
-           "find_pairs", "identity_from_json", "identity_json", "identity_of", "issue_of"]
+__all__ = ["Identity", "Issue", "country_code", "identity_evidence", "identity_from_json",
+           "identity_json", "identity_of", "issue_of"]
 
 #: Languages whose country names are known (Babel locales).
 LANGUAGES = ("pt", "en", "sv", "hi")
@@ -41,17 +40,13 @@ _INSTRUMENTS = {"protocolo": "protocol", "protocol": "protocol", "protokoll": "p
 
 
 @dataclass(frozen=True)
-class Pairing:
-    """Two documents found to hold the same treaty, English first."""
+class Identity:
+    """What two documents' identities agree on."""
 
-    english: str
-    other: str
-    countries: tuple[str, ...]
-    #: What agrees: "parties", "instrument", "signature date".
-    evidence: tuple[str, ...]
-    #: 1.0 when parties, instrument and signature date (where both give them) agree,
-    #: less for each that is missing.
-    confidence: float
+    #: "parties", "instrument", "signature date"; or "issue number", "date".
+    agrees: tuple[str, ...] = ()
+    #: The treaty's parties as country codes, when they agree.
+    countries: tuple[str, ...] = ()
 
 
 def country_code(name: str) -> str | None:
@@ -73,32 +68,6 @@ def country_code(name: str) -> str | None:
         if tail in names:
             return names[tail]
     return None
-
-
-def find_pairs(treaties: Sequence[tuple[str, Treaty | None]]) -> list[Pairing]:
-    """Pairs of documents (by name) holding the same treaty: each English document with,
-    per other language, the document that agrees best (the first named on a tie); a
-    translation pairs with one English document at most."""
-    known = [(name, treaty, _countries(treaty)) for name, treaty in treaties
-             if treaty is not None]
-    known = [(name, treaty, countries) for name, treaty, countries in known
-             if len(countries) >= 2]
-    pairs: list[Pairing] = []
-    taken: set[str] = set()
-    for name, treaty, countries in known:
-        if treaty.language != "en":
-            continue
-        best: dict[str, Pairing] = {}
-        for other, other_treaty, other_countries in known:
-            if other_treaty.language == "en" or other in taken or other_countries != countries:
-                continue
-            pairing = _pairing(name, treaty, other, other_treaty, countries)
-            held = best.get(other_treaty.language)
-            if held is None or pairing.confidence > held.confidence:
-                best[other_treaty.language] = pairing
-        pairs.extend(best.values())
-        taken.update(pairing.other for pairing in best.values())
-    return pairs
 
 
 @dataclass(frozen=True)
@@ -143,27 +112,38 @@ def issue_of(text: str) -> Issue | None:
     return None
 
 
-def find_issue_pairs(issues: Sequence[tuple[str, Issue | None]]) -> list[Pairing]:
-    """Pairs of documents (by name) that are the same issue in English and in another
-    language: the same number and date."""
-    english = [(name, issue) for name, issue in issues if issue and issue.language == "en"]
-    pairs = []
-    for name, issue in english:
-        pairs += [Pairing(name, other, (), ("issue number", "date"), 1.0)
-                  for other, found in issues
-                  if found is not None and found.language != "en"
-                  and (found.number, found.date) == (issue.number, issue.date)]
-    return pairs
+def identity_evidence(english: tuple[Treaty | None, Issue | None],
+                      other: tuple[Treaty | None, Issue | None]) -> Identity:
+    """What the identities of two documents (:func:`identity_of`) agree on: the
+    treaty's parties as countries (then its instrument and signature date, where both
+    give them), or, for documents holding no treaty, the issue's number and date.
 
-
-def find_document_pairs(documents: Sequence[tuple[str, Treaty | None, Issue | None]]
-                        ) -> list[Pairing]:
-    """Pairs among documents given as (name, the treaty it holds, the issue it is): by
-    treaty (:func:`find_pairs`), and, for documents that hold none, by issue
-    (:func:`find_issue_pairs`). :func:`identity_of` gives both for a text."""
-    return (find_pairs([(name, treaty) for name, treaty, _ in documents])
-            + find_issue_pairs([(name, None if treaty else issue)
-                                for name, treaty, issue in documents]))
+    >>> brazil_sweden = Treaty("Protocol", "", ("BRAZIL", "SWEDEN"), "en",
+    ...                        signed_on="1975-04-25")
+    >>> identity_evidence((brazil_sweden, None), (Treaty("Protocolo", "", ("BRASIL",
+    ...     "SUÉCIA"), "pt", signed_on="1975-04-25"), None))
+    Identity(agrees=('parties', 'instrument', 'signature date'), countries=('BR', 'SE'))
+    >>> identity_evidence((None, Issue("59", "2020-02-01", "en")),
+    ...                   (None, Issue("58", "2020-02-01", "hi")))
+    Identity(agrees=('date',), countries=())
+    """
+    (treaty, issue), (other_treaty, other_issue) = english, other
+    if treaty is not None and other_treaty is not None:
+        countries = _countries(treaty)
+        if len(countries) < 2 or countries != _countries(other_treaty):
+            return Identity()
+        agrees = ["parties"]
+        kinds = {_INSTRUMENTS.get(t.instrument.lower()) for t in (treaty, other_treaty)}
+        if None not in kinds and len(kinds) == 1:
+            agrees.append("instrument")
+        if treaty.signed_on and treaty.signed_on == other_treaty.signed_on:
+            agrees.append("signature date")
+        return Identity(tuple(agrees), tuple(sorted(countries)))
+    if issue is not None and other_issue is not None:
+        return Identity(tuple(name for name, same in (
+            ("issue number", issue.number == other_issue.number),
+            ("date", issue.date == other_issue.date)) if same))
+    return Identity()
 
 
 def identity_of(text: str) -> tuple[Treaty | None, Issue | None]:
@@ -184,23 +164,6 @@ def identity_from_json(data: dict[str, Any]) -> tuple[Treaty | None, Issue | Non
     treaty, issue = data.get("treaty"), data.get("issue")
     return (None if treaty is None else Treaty(**treaty | {"parties": tuple(treaty["parties"])}),
             None if issue is None else Issue(**issue))
-
-
-def _pairing(english: str, treaty: Treaty, other: str, other_treaty: Treaty,
-             countries: frozenset[str]) -> Pairing:
-    evidence = ["parties"]
-    checks = 1
-    kinds = {_INSTRUMENTS.get(t.instrument.lower()) for t in (treaty, other_treaty)}
-    if None not in kinds:
-        checks += 1
-        if len(kinds) == 1:
-            evidence.append("instrument")
-    if treaty.signed_on and other_treaty.signed_on:
-        checks += 1
-        if treaty.signed_on == other_treaty.signed_on:
-            evidence.append("signature date")
-    return Pairing(english, other, tuple(sorted(countries)), tuple(evidence),
-                   round(len(evidence) / checks, 3))
 
 
 def _countries(treaty: Treaty) -> frozenset[str]:

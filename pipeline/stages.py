@@ -11,7 +11,7 @@ import json
 import shutil
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, replace
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,10 +24,10 @@ from pipeline.editions import ActDocument, Cut, cut_edition
 from pipeline.embedding.encoder import Encoder
 from pipeline.errors import InputError
 from pipeline.export import Selection, corpus, dropped_summary, read_units, render
-from pipeline.export.units import ExportUnit, article_records, unit_key, units_of
+from pipeline.export.units import article_records, unit_key, units_of
 from pipeline.ingest import discover, ingest, source_for
 from pipeline.langsplit import label_blocks, language_shares, sections_of
-from pipeline.pairing import Pairing, find_document_pairs, identity_from_json, identity_json
+from pipeline.pairing import identity_json
 from pipeline.records import (
     Article,
     CleanedDocument,
@@ -49,14 +49,12 @@ __all__ = [
     "CORPUS",
     "align_files",
     "align_params",
+    "current_documents",
     "edition_summary",
     "encoder_for",
     "export_corpus",
     "finish",
     "finish_edition",
-    "pair_across_documents",
-    "pair_documents",
-    "published_pairs",
     "read_structure",
     "repair_config",
     "run_align",
@@ -320,41 +318,6 @@ def read_structure(
     return cleaned, sections, structure_of(sections, cleaned.text)
 
 
-def pair_documents(english: Path, other: Path, settings: Settings,
-                   ) -> tuple[list[ExportUnit], list[str]]:
-    """Align an English document with its translation kept in another one (``gazette pair``).
-
-    Both files go through ingest, repair, language split and structure, writing nothing;
-    the pivot language's articles of ``english`` are paired with the other languages'
-    articles of ``other``, then their sentences are aligned. Returns the units, as
-    ``gazette run`` exports them, and the languages paired with the pivot. Raises
-    :class:`InputError` if ``english`` has no text in the pivot language.
-    """
-    pivot = settings.pivot_language
-    _, _, english_articles = read_structure(english, settings)
-    other_text, _, other_articles = read_structure(other, settings)
-    if not english_articles.get(pivot):
-        raise InputError(f"no {pivot} text found in {english}")
-    return _align_across(f"{english.stem}+{other.stem}", english_articles, other_articles,
-                         settings, decree_number(other_text.text))
-
-
-def _align_across(
-    pair_id: str, english: dict[str, list[Article]], other: dict[str, list[Article]],
-    settings: Settings, decree: str | None,
-) -> tuple[list[ExportUnit], list[str]]:
-    """The pivot language's articles of one document aligned with the other languages'
-    of another: the units (marked with the promulgating ``decree``'s number, if the
-    translation is a decree), and the languages paired with the pivot."""
-    pivot = settings.pivot_language
-    articles = {pivot: english.get(pivot, []),
-                **{language: found for language, found in other.items() if language != pivot}}
-    sentences = align_sentences(
-        pair_articles(articles, pivot), encoder_for(settings).encode, align_params(settings),
-        flag_below=settings.flag_below, second_pass=settings.align_second_pass)
-    return units_of(pair_id, sentences, articles, None, pivot, decree), list(sentences)
-
-
 def align_files(src: Path, tgt: Path, settings: Settings, *, src_lang: str, tgt_lang: str,
                 split: bool = False) -> list[Bead]:
     """Align two files of segments (``gazette align``): one segment per line, or with
@@ -393,99 +356,6 @@ def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[So
     return [s for s in sources if s.doc_id in only or s.relpath in only]
 
 
-#: A language holding at most this share of a document's letters does not make it a
-#: text in that language: a few short lines taken for English in a Portuguese act
-#: (names, table cells) leave it a Portuguese document, one that pairs.
-MINOR_SHARE = 0.05
-
-
-def pair_across_documents(settings: Settings) -> list[tuple[Pairing, bool]]:
-    """Align the processed documents that hold one treaty (or one issue of a gazette)
-    in English and in another language, each pair into ``aligned/<english>+<other>/``.
-
-    Candidates are documents with text in the pivot language only and documents with
-    none, a language's share of a document's letters up to :data:`MINOR_SHARE` aside
-    (:mod:`pipeline.pairing` decides which belong together); a pair is published
-    with the export formats, ``pairing.json`` (what agreed) and a manifest, and is
-    aligned again only when either document or the build changed. Returns each pair
-    found, and whether it was aligned now (False: it was up to date).
-    """
-    pivot = settings.pivot_language
-    english: list[tuple[str, dict[str, Any]]] = []
-    others: list[tuple[str, dict[str, Any]]] = []
-    for row in Catalog(settings).documents():
-        manifest = read_manifest(settings, row.doc_id) if row.status == "done" else None
-        if manifest is None:
-            continue
-        shares = manifest.get("language_shares") or {}  # none: an edition
-        if shares.get(pivot, 0.0) >= 1 - MINOR_SHARE:
-            english.append((row.doc_id, manifest))
-        elif shares and shares.get(pivot, 0.0) <= MINOR_SHARE:
-            others.append((row.doc_id, manifest))
-    if not english or not others:
-        return []
-    candidates = english + others
-    pairings = find_document_pairs([
-        (doc, *identity_from_json(manifest.get("identity", {})))
-        for doc, manifest in candidates])
-    shas = {doc: manifest["sha256"] for doc, manifest in candidates}
-    decrees = {doc: manifest.get("decree") for doc, manifest in others}
-    return [(pairing, _publish_pair(settings, pairing, shas, decrees[pairing.other]))
-            for pairing in pairings]
-
-
-def _publish_pair(settings: Settings, pairing: Pairing, shas: dict[str, str],
-                  decree: str | None) -> bool:
-    pair_id = f"{pairing.english}+{pairing.other}"
-    record = {"doc_id": pair_id, "pair": [pairing.english, pairing.other],
-              "sha256": [shas[pairing.english], shas[pairing.other]],
-              "build": settings.output_key()}
-    published = read_manifest(settings, pair_id) or {}
-    if all(published.get(key) == value for key, value in record.items()):
-        return False
-    units, _ = _align_across(pair_id, _published_articles(settings, pairing.english),
-                             _published_articles(settings, pairing.other), settings, decree)
-    out = DocumentOutput(settings, pair_id)
-    out.start()
-    try:
-        for name, text in render(units, pair_id, settings.export_formats,
-                                 settings.regional_tags).files.items():
-            out.write("aligned", name, text)
-        out.write("aligned", "pairing.json", json.dumps(asdict(pairing), ensure_ascii=False,
-                                                        indent=1) + "\n")
-        out.publish(record)
-    finally:
-        out.discard()
-    return True
-
-
-def published_pairs(settings: Settings) -> list[tuple[Pairing, int]]:
-    """The pairs across documents published in ``aligned/``, each with its number of
-    units (``gazette status`` lists them)."""
-    pairs = []
-    for path in sorted(settings.aligned.glob("*/pairing.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        pairing = Pairing(english=data["english"], other=data["other"],
-                          countries=tuple(data["countries"]), evidence=tuple(data["evidence"]),
-                          confidence=float(data["confidence"]))
-        units = path.parent / f"{path.parent.name}.jsonl"
-        pairs.append((pairing, units.read_text(encoding="utf-8").count("\n")
-                      if units.is_file() else 0))
-    return pairs
-
-
-def _published_articles(settings: Settings, doc_id: str) -> dict[str, list[Article]]:
-    """A processed document's articles by language, as its structure stage found them."""
-    text = (settings.cleaned / doc_id / "text.txt").read_text(encoding="utf-8")
-    structure = json.loads((settings.cleaned / doc_id / "structure.json").read_text(
-        encoding="utf-8"))
-    articles: dict[str, list[Article]] = {}
-    for data in structure["articles"]:
-        article = Article.from_json(data, text)
-        articles.setdefault(article.language, []).append(article)
-    return articles
-
-
 def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentSummary] | None:
     """If no document of the inbox is new, changed or failed, record a run that found
     nothing to do and return its summaries; else None (the flow has work).
@@ -497,10 +367,26 @@ def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentS
     sources = discover(settings)
     if not all(is_current(settings, catalog, source) for source in sources):
         return None
+    current = current_documents(settings, sources)
+    for path in settings.aligned.glob("*/pairing.json"):  # a pair whose file went
+        pair = json.loads(path.read_text(encoding="utf-8"))
+        if not {pair["english"], pair["other"]} <= current:
+            return None
     run_id = catalog.start_run(trigger)
     summaries = [skipped(settings, source) for source in sources]
     catalog.finish_run(run_id, summaries)
     return summaries
+
+
+def current_documents(settings: Settings, sources: list[Source] | None = None) -> set[str]:
+    """The documents of the inbox's files as processed last (an edition's acts with it):
+    what takes part in pairing across documents."""
+    current: set[str] = set()
+    for source in discover(settings) if sources is None else sources:
+        manifest = read_manifest(settings, source.doc_id)
+        if manifest is not None and manifest.get("sha256") == source.sha256:
+            current.update(manifest.get("acts") or [source.doc_id])
+    return current
 
 
 def skipped(settings: Settings, source: Source) -> DocumentSummary:

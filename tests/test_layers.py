@@ -22,17 +22,18 @@ LAYERS: list[tuple[str, set[str]]] = [
         "exports",
         "embedding.build", "embedding.encoder"}),
     ("stage 1, ingest", {"pagedecision", "scan", "pdfread", "ingest"}),
-    ("an edition cut into acts, its treaties, their pairs",
+    ("an edition cut into acts, its treaties, what identifies a document",
      {"acts", "treaties", "pairing", "editions"}),
     ("stage 2, repair", {"repair", "repair._tables", "repair.hindi_layer",
                          "repair.glyph_map", "repair.rules"}),
     ("stage 3, language split", {"langsplit"}),
     ("stage 4, structure", {"sentences", "structure"}),
-    ("stage 5, alignment", {"align"}),
+    ("stage 5, alignment: sentences, and documents that translate each other",
+     {"align", "docalign"}),
     ("stage 6, export", {"export", "export.units", "export.tmx", "export.xliff",
                          "export.tabular"}),
-    ("compositions of the stages, and the review page",
-     {"stages", "review", "reviewapp"}),
+    ("compositions of the stages, pairs across documents, and the review page",
+     {"stages", "crossdoc", "review", "reviewapp"}),
 ]
 #: Imports that go up, each with its reason.
 ALLOWED_UP = {

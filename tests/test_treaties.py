@@ -1,7 +1,8 @@
 """Treaties recognised in decrees and in treaty texts: the seed documents (real decrees
 and treaty texts in Portuguese, English and Swedish) and a real edition with a treaty
 decree placed among its acts; and the documents that hold one treaty, or one issue of a
-bulletin, in two languages found and paired."""
+bulletin, in two languages found and paired (their content decides: identity agreeing
+or not is the evidence reported with a pair)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from projects import gazette
 
 from pipeline.acts import find_acts
 from pipeline.pagedecision import text_in_reading_order
-from pipeline.pairing import country_code, find_issue_pairs, find_pairs, issue_of
+from pipeline.pairing import Identity, country_code, identity_evidence, issue_of
 from pipeline.records import Page
 from pipeline.treaties import Treaty, treaty_in, treaty_titles
 
@@ -113,25 +114,28 @@ def the_trilingual_seed_cut_by_language() -> dict[str, str]:
             "sv.txt": text[swedish:]}
 
 
-def test_a_treaty_s_texts_in_separate_documents_are_paired_across_languages():
+def test_the_identities_of_a_treaty_s_texts_in_separate_documents_agree():
     documents = the_trilingual_seed_cut_by_language()
     for name in ("001_92f44dad33fafe9c.txt", "004_5572047d3d386aa9.txt",
                  "000_2a61d363becf8d44.txt"):
         documents[name] = (SAMPLES / name).read_text(encoding="utf-8")
-    pairs = find_pairs([(name, treaty_in(text)) for name, text in documents.items()])
-    # Brazil-Sweden in English, Portuguese and Swedish; Brazil-Japan (English only),
-    # Brazil-Chile and Brazil-India (Portuguese only) have no partner here
-    assert [(p.english, p.other, p.countries, p.evidence, p.confidence) for p in pairs] == [
-        ("en.txt", "pt.txt", ("BR", "SE"), ("parties", "instrument"), 1.0),
-        ("en.txt", "sv.txt", ("BR", "SE"), ("parties", "instrument"), 1.0)]
+    treaties = {name: (treaty_in(text), None) for name, text in documents.items()}
+    # Brazil-Sweden in English, Portuguese and Swedish agree; Brazil-Japan (English),
+    # Brazil-Chile and Brazil-India (Portuguese) agree with none of them
+    agreeing = {(english, other): identity_evidence(treaties[english], treaties[other])
+                for english in ("en.txt", "001_92f44dad33fafe9c.txt") for other in treaties
+                if other not in ("en.txt", "001_92f44dad33fafe9c.txt")}
+    assert {pair: found for pair, found in agreeing.items() if found.agrees} == {
+        ("en.txt", "pt.txt"): Identity(("parties", "instrument"), ("BR", "SE")),
+        ("en.txt", "sv.txt"): Identity(("parties", "instrument"), ("BR", "SE"))}
 
 
-def test_country_names_compare_across_languages_and_unknown_names_pair_nothing():
+def test_country_names_compare_across_languages_and_unknown_names_agree_on_nothing():
     assert {country_code(name) for name in ("ÍNDIA", "India", "Indien", "भारत")} == {"IN"}
     assert country_code("REPÚBLICA POPULAR DA CHINA") == "CN"
     korea = Treaty("Acordo", "", ("BRASIL", "COREIA"), "pt")
-    assert find_pairs([("en", Treaty("Agreement", "", ("BRAZIL", "KOREA"), "en")),
-                       ("pt", korea)]) == []
+    assert identity_evidence((Treaty("Agreement", "", ("BRAZIL", "KOREA"), "en"), None),
+                             (korea, None)) == Identity()
 
 
 @pytest.mark.slow
@@ -145,14 +149,13 @@ def test_the_match_command_finds_the_pairs(tmp_path: Path):
     assert len(rows) == 2 and "pt.txt" in rows[0] and "sv.txt" in rows[1]
 
 
-def test_the_same_issue_in_two_languages_pairs_and_another_issue_does_not():
+def test_the_same_issue_in_two_languages_agrees_and_another_issue_does_not():
     english = issue_of("LOK SABHA\nBULLETIN – PART I\nSaturday, February 1, 2020\nNo. 59\n")
     hindi = issue_of("लोक सभा\nसमाचार भाग 1\nशनिवार, 1 फरवरी, 2020\nसंख्या 59\n")
     next_day = issue_of("लोक सभा\nसमाचार भाग 1\nसोमवार, 3 फरवरी, 2020\nसंख्या 60\n")
     assert english is not None and hindi is not None and next_day is not None
-    pairs = find_issue_pairs([("en", english), ("hi", hindi), ("hi-60", next_day)])
-    assert [(p.english, p.other, p.evidence) for p in pairs] == [
-        ("en", "hi", ("issue number", "date"))]
+    assert identity_evidence((None, english), (None, hindi)).agrees == ("issue number", "date")
+    assert identity_evidence((None, english), (None, next_day)).agrees == ()
 
 
 @pytest.mark.slow

@@ -1,0 +1,362 @@
+"""Find which documents translate each other, by what they say.
+
+A treaty's English text and its translation often arrive as separate documents: the
+English text dropped into the inbox as a PDF, a web page's text or a bulletin, the
+translation printed as the annex of a decree among the hundreds of acts of a gazette
+edition, processed before or after it. Titles, parties and numbers can be missing or
+garbled on either side, so what pairs them is their content, after Thompson & Koehn
+(2020, "Exploiting Sentence Order in Document Alignment"):
+
+1. **Digest.** A document in one language is summed up by a sample of its sentences
+   spread evenly over it (:func:`digest_sample`), embedded, and the mean of their
+   vectors: made once, when the document is processed, and kept with it
+   (:class:`Digest`). The text of an act that prints the translation as its annex
+   (a decree's own articles: :data:`pipeline.structure.ACT`) is left out.
+2. **Candidates.** For each English text, the documents of each other language whose
+   digests are nearest (:class:`DocumentIndex`: one matrix product against every
+   document, however many). The embeddings of all texts of one language share a
+   direction that says "this is Portuguese" more than what the text says; it is taken
+   out first, estimated from the language's most common words (:func:`language_offsets`).
+3. **Re-scoring.** Each candidate's sampled sentences are looked up among the English
+   text's sentences (:func:`rescore`). In a translation each has its counterpart, the
+   counterparts come in the same order, they cover the stretch where the two overlap,
+   that stretch is most of both documents and about as long in each, and the numbers
+   the two documents hold are the same. An act on the same subject fails on some of
+   these: a sibling decision of the same committee shares its boilerplate sentence for
+   sentence, but not its numbers.
+4. **Linking.** The best-scoring pairs are taken first (:func:`link`): each English
+   text with at most one document per language, each document with one English text,
+   no pair under :data:`MIN_SCORE`.
+
+Identity evidence — the parties of a treaty, the issue of a bulletin
+(:mod:`pipeline.pairing`) — is reported with each pair taken; it decides nothing.
+Everything here is pure: vectors come from an ``embed`` function.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["DIGEST_SIZE", "MIN_SCORE", "Digest", "DocumentIndex", "Match", "digest",
+           "digest_sample", "find_translations", "language_offsets", "link", "numbers_of",
+           "rescore"]
+
+Embed = Callable[[list[str]], np.ndarray]
+
+#: Sentences sampled for a document's digest, at most.
+DIGEST_SIZE = 12
+#: Candidates re-scored per English text and language.
+CANDIDATES = 6
+#: The score a pair needs to be taken (:func:`rescore`; chosen on the tuning half of
+#: ``bench/pairing_bench.py``, see BENCHMARKS.md).
+MIN_SCORE = 0.4
+
+
+@dataclass(frozen=True)
+class Digest:
+    """A document as document alignment sees it: its main language, how many sentences
+    it has there, a sample of them spread over it (each with its position), the mean of
+    the sample's vectors (unit length), and the numbers the whole text holds."""
+
+    doc_id: str
+    language: str
+    size: int
+    sample: tuple[tuple[int, str], ...]
+    vector: np.ndarray
+    numbers: Counter[str]
+
+    def to_json(self) -> dict[str, Any]:
+        """The digest as ``cleaned/<doc>/digest.json`` holds it."""
+        return {"language": self.language, "sentences": self.size,
+                "sample": [[i, text] for i, text in self.sample],
+                "vector": [round(float(x), 6) for x in self.vector],
+                "numbers": dict(sorted(self.numbers.items()))}
+
+    @classmethod
+    def from_json(cls, doc_id: str, data: dict[str, Any]) -> Digest:
+        """A digest from ``digest.json``."""
+        return cls(doc_id, data["language"], data["sentences"],
+                   tuple((i, text) for i, text in data["sample"]),
+                   np.array(data["vector"], np.float32), Counter(data["numbers"]))
+
+
+def digest_sample(sentences: Sequence[str], size: int = DIGEST_SIZE) -> tuple[int, ...]:
+    """The sentences a digest is made of: ``size`` spread evenly over the document,
+    those of fewer than four words left aside where there are enough others.
+
+    >>> digest_sample(["Article 1", *[f"Sentence number {i} is long." for i in range(9)]], 4)
+    (1, 4, 6, 9)
+    """
+    words = [i for i, s in enumerate(sentences) if len(s.split()) >= 4]
+    pool = words if len(words) >= min(size, len(sentences)) else list(range(len(sentences)))
+    if len(pool) <= size:
+        return tuple(pool)
+    return tuple(pool[round(k * (len(pool) - 1) / (size - 1))] for k in range(size))
+
+
+def digest(doc_id: str, language: str, sentences: Sequence[str], embed: Embed,
+           size: int = DIGEST_SIZE) -> Digest:
+    """A document's digest (see :class:`Digest`)."""
+    sample = digest_sample(sentences, size)
+    texts = [sentences[i] for i in sample]
+    mean = embed(texts).mean(axis=0) if texts else np.zeros(384, np.float32)
+    return Digest(doc_id, language, len(sentences), tuple(zip(sample, texts, strict=True)),
+                  _unit(mean), sum(map(numbers_of, sentences), Counter()))
+
+
+def language_offsets(languages: Iterable[str], embed: Embed, count: int = 64
+                     ) -> dict[str, np.ndarray]:
+    """Each language's offset in the embedding space: the mean vector of ``count``
+    strings of its most common words (wordfreq), in a fixed random order. What is left
+    of a digest once its language's offset is taken out is what the text says."""
+    import wordfreq
+
+    offsets = {}
+    for language in languages:
+        words = wordfreq.top_n_list(language, 2000)
+        rng = random.Random(f"offset-{language}")
+        texts = [" ".join(rng.choice(words) for _ in range(12)) for _ in range(count)]
+        offsets[language] = _unit(embed(texts).mean(axis=0))
+    return offsets
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(vector))
+    return (vector / norm if norm else vector).astype(np.float32)
+
+
+class DocumentIndex:
+    """Digests of many documents, searched by cosine similarity in one product, each
+    with its language's offset taken out (:func:`language_offsets`)."""
+
+    def __init__(self, digests: Sequence[Digest], offsets: dict[str, np.ndarray]) -> None:
+        self.digests = list(digests)
+        self.offsets = offsets
+        self.matrix = (np.stack([self.centred(d) for d in self.digests]) if self.digests
+                       else np.zeros((0, 384), np.float32))
+        self.languages = np.array([d.language for d in self.digests])
+
+    def centred(self, digest: Digest) -> np.ndarray:
+        """The digest's vector with its language's offset taken out."""
+        return _unit(digest.vector - self.offsets.get(digest.language, 0.0))
+
+    def nearest(self, digest: Digest, language: str, k: int = CANDIDATES
+                ) -> list[Digest]:
+        """The ``k`` documents of ``language`` nearest to ``digest``, nearest first."""
+        if not self.digests:
+            return []
+        similarity = self.matrix @ self.centred(digest)
+        similarity[self.languages != language] = -np.inf
+        order = np.argsort(-similarity, kind="stable")[:k]
+        return [self.digests[i] for i in order if np.isfinite(similarity[i])]
+
+
+@dataclass(frozen=True)
+class Match:
+    """What re-scoring found for an English text and a candidate translation."""
+
+    english: str
+    other: str
+    language: str
+    #: What decides, 0–1: the product of the factors below (see :func:`rescore`).
+    score: float
+    #: Sampled sentences with their counterpart in order, and sampled sentences in the
+    #: stretch where the two documents overlap.
+    matched: int
+    sampled: int
+    #: Mean cosine similarity of the matched sentences.
+    similarity: float
+    #: The share of each document the overlap covers.
+    english_share: float
+    other_share: float
+    #: How alike in length the overlap is on the two sides (shorter over longer).
+    length: float
+    #: The share of the numbers of the document holding fewer that the other holds
+    #: too (None: one of them holds fewer than three).
+    numbers: float | None
+
+    def evidence(self) -> str:
+        """What content says, in words: ``11 of 12 sampled sentences in order
+        (similarity 0.91), covering 96 % and 88 %, numbers agree 1.00``."""
+        numbers = "" if self.numbers is None else f", numbers agree {self.numbers:.2f}"
+        return (f"{self.matched} of {self.sampled} sampled sentences in order (similarity "
+                f"{self.similarity:.2f}), covering {self.english_share:.0%} and "
+                f"{self.other_share:.0%}{numbers}")
+
+
+#: How much a sampled sentence's best counterpart must stand out from its next best
+#: ones (cosine margin, with a bonus for numbers in common) to count as found.
+MIN_MARGIN = 0.02
+#: The cosine similarity a counterpart needs (the model's unrelated sentences score
+#: 0.73–0.87, its translations 0.77–0.95).
+FLOOR = 0.80
+#: Bonus to a counterpart's similarity for the numbers it shares (times their Jaccard
+#: index): near-identical list items are told apart by their numbers.
+NUMBER_BONUS = 0.05
+#: The share of each document the overlap must cover to count fully (a decree that
+#: prints the treaty after its own text, an English file with an explanatory note).
+MIN_SHARE = 0.5
+#: The agreement of numbers below which two documents are not translations.
+NUMBERS_FLOOR = 0.5
+
+
+def rescore(english: Digest, english_sentences: Sequence[str], english_vectors: np.ndarray,
+            other: Digest, sample_vectors: np.ndarray) -> Match:
+    """How well ``other``'s sampled sentences are found, in order, among ``english``'s.
+
+    Each sampled sentence's counterpart is its most similar English sentence (numbers in
+    common breaking near-ties) if it stands out from the next best by
+    :data:`MIN_MARGIN` and is similar enough (:data:`FLOOR`). The heaviest chain of
+    counterparts in the samples' order is what the documents share. The score is the
+    product of: the chain's share of the samples in the stretch it spans; the share of
+    each document that stretch covers (full from :data:`MIN_SHARE`); how alike in
+    length the stretch is on both sides (full from 0.6); the agreement of the two
+    documents' numbers (none at :data:`NUMBERS_FLOOR`, full at 1); and, for a chain
+    of fewer than three, its length over three.
+    """
+    english_numbers = [numbers_of(s) for s in english_sentences]
+    picks: list[tuple[int, int, float]] = []  # (sample, English sentence, cosine)
+    for i, row in enumerate(sample_vectors @ english_vectors.T):
+        if row.size == 0:
+            break
+        top = np.argsort(-row, kind="stable")[:5]
+        sample_numbers = numbers_of(other.sample[i][1])
+        adjusted = [float(row[j]) + NUMBER_BONUS * _jaccard(sample_numbers,
+                                                              english_numbers[j]) for j in top]
+        best = int(np.argmax(adjusted))
+        rivals = [value for k, value in enumerate(adjusted) if k != best]
+        margin = adjusted[best] - (float(np.mean(rivals)) if rivals else 0.0)
+        if margin >= MIN_MARGIN and row[top[best]] > FLOOR:
+            picks.append((i, int(top[best]), float(row[top[best]])))
+    chain = _ordered_chain(picks)
+    numbers = _containment(english.numbers, other.numbers)
+    if not chain:
+        return Match(english.doc_id, other.doc_id, other.language, 0.0, 0,
+                     len(other.sample), 0.0, 0.0, 0.0, 0.0, numbers)
+    positions = [other.sample[i][0] for i, _, _ in chain]
+    sampled = chain[-1][0] - chain[0][0] + 1
+    english_span = chain[-1][1] - chain[0][1] + 1
+    other_span = positions[-1] - positions[0] + 1
+    english_share = english_span / max(1, english.size)
+    other_share = other_span / max(1, other.size)
+    length = min(english_span, other_span) / max(english_span, other_span)
+    score = (len(chain) / sampled
+             * min(1.0, english_share / MIN_SHARE) * min(1.0, other_share / MIN_SHARE)
+             * min(1.0, length / 0.6)
+             * (1.0 if numbers is None else max(0.0, (numbers - NUMBERS_FLOOR)
+                                                / (1 - NUMBERS_FLOOR)))
+             * min(1.0, len(chain) / min(3, len(other.sample))))
+    return Match(english.doc_id, other.doc_id, other.language, round(score, 4), len(chain),
+                 sampled, round(float(np.mean([c for _, _, c in chain])), 4),
+                 round(english_share, 4), round(other_share, 4), round(length, 4), numbers)
+
+
+def _ordered_chain(picks: list[tuple[int, int, float]]) -> list[tuple[int, int, float]]:
+    """The heaviest run of ``picks`` (in sample order) whose English sentences go up,
+    each weighing its similarity above :data:`FLOOR`."""
+    best: list[tuple[float, int | None]] = []
+    for k, (_, english, cosine) in enumerate(picks):
+        score, previous = cosine - FLOOR, None
+        for j in range(k):
+            if picks[j][1] < english and best[j][0] + cosine - FLOOR > score:
+                score, previous = best[j][0] + cosine - FLOOR, j
+        best.append((score, previous))
+    if not best:
+        return []
+    index: int | None = max(range(len(best)), key=lambda k: best[k][0])
+    chain = []
+    while index is not None:
+        chain.append(picks[index])
+        index = best[index][1]
+    return chain[::-1]
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def numbers_of(text: str) -> Counter[str]:
+    """The numbers a text holds, as digit runs without leading zeros, whatever the
+    language writes around them (``27.7.2017``, ``27 July 2017``, ``103(1)``, ``103.1``).
+
+    >>> sorted(numbers_of("OJ L 195, 27.7.2017, p. 036").elements())
+    ['195', '2017', '27', '36', '7']
+    """
+    return Counter(n.lstrip("0") or "0" for n in _NUMBER.findall(text))
+
+
+def _jaccard(a: Counter[str], b: Counter[str]) -> float:
+    union = sum((a | b).values())
+    return sum((a & b).values()) / union if union else 0.0
+
+
+def _containment(a: Counter[str], b: Counter[str]) -> float | None:
+    """The share of the numbers of the text holding fewer that the other holds too;
+    None when either holds fewer than three.
+
+    >>> _containment(numbers_of("No 64/2018 of 20 March 2019, p. 1"),
+    ...              numbers_of("n.o 64/2018 de 20 de março de 2019, p. 1; L 123"))
+    1.0
+    >>> _containment(numbers_of("No 64/2018 of 20 March"), numbers_of("n.o 66/2019 de 20"))
+    0.3333
+    """
+    smaller = min(sum(a.values()), sum(b.values()))
+    if smaller < 3:
+        return None
+    return round(sum((a & b).values()) / smaller, 4)
+
+
+def link(matches: Sequence[Match], min_score: float = MIN_SCORE) -> list[Match]:
+    """The matches taken, best score first (competitive linking): an English text takes
+    at most one document per language, a document one English text; matches under
+    ``min_score`` are never taken. Ties go to the names first in order.
+
+    >>> def match(english, other, score):
+    ...     return Match(english, other, "pt", score, 0, 0, 0.0, 0.0, 0.0, 0.0, None)
+    >>> [(m.english, m.other) for m in link([match("a", "x", 0.9), match("a", "y", 0.8),
+    ...     match("b", "x", 0.7), match("b", "y", 0.6), match("c", "z", 0.1)])]
+    [('a', 'x'), ('b', 'y')]
+    """
+    taken: list[Match] = []
+    paired: set[tuple[str, str]] = set()
+    translations: set[str] = set()
+    for match in sorted(matches, key=lambda m: (-m.score, m.english, m.other)):
+        if match.score < min_score:
+            break
+        if (match.english, match.language) in paired or match.other in translations:
+            continue
+        taken.append(match)
+        paired.add((match.english, match.language))
+        translations.add(match.other)
+    return taken
+
+
+def find_translations(english: Sequence[Digest], others: Sequence[Digest],
+                      sentences: Callable[[str], Sequence[str]], embed: Embed,
+                      offsets: dict[str, np.ndarray], k: int = CANDIDATES,
+                      min_score: float = MIN_SCORE) -> tuple[list[Match], list[Match]]:
+    """Each English text's translations among ``others``: the matches taken
+    (:func:`link`) and every match scored (for the report).
+
+    Candidates are each English text's ``k`` nearest documents per language
+    (:class:`DocumentIndex`); ``sentences`` gives an English text's sentences (by its
+    document id), whose vectors ``embed`` gives, as it gives those of the samples.
+    """
+    index = DocumentIndex(others, offsets)
+    languages = sorted({d.language for d in others})
+    scored = []
+    for profile in english:
+        english_sentences = list(sentences(profile.doc_id))
+        english_vectors = embed(english_sentences)
+        for language in languages:
+            for other in index.nearest(profile, language, k):
+                scored.append(rescore(profile, english_sentences, english_vectors, other,
+                                      embed([text for _, text in other.sample])))
+    scored.sort(key=lambda m: (m.english, m.language, -m.score, m.other))
+    return link(scored, min_score), scored
