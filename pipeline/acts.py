@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 from pipeline.records import Page
 
-__all__ = ["KINDS", "Act", "find_acts", "heading_kind"]
+__all__ = ["KINDS", "NUMBER_SIGN", "Act", "find_acts", "heading_kind"]
 
 #: Kinds of act as their headings name them (singular and plural), → the kind's name.
 KINDS = {
@@ -57,13 +57,18 @@ KINDS = {
     "RETIFICAÇÕES": "retificação", "SÚMULA": "súmula", "SOLUÇÃO": "solução de consulta",
 }
 
+#: The number sign before an act's number as editions print it and OCR reads it:
+#: ``Nº``, ``No-``, ``N o-`` (spaced), ``N.º``, ``N?`` and ``Nª`` (a misread sign), or
+#: ``N`` alone (a lost one).
+NUMBER_SIGN = r"N\s*\.?\s*[º°oª?*]?\s*-?\s*"
+
 #: What may follow the kind's name on a heading line: a number, a date, an issuer, a
 #: qualifier in capitals, or nothing.
 _HEADING_REST = re.compile(
     r"""^(
         $                                   # RETIFICAÇÕES
       | \s*-\s*[A-Z]{2,}\b                  # RESOLUÇÃO-RDC Nº 54
-      | \s*N\s*[º°o]\s*-?\s*\d              # Nº 564 / No- 2.304 / N o- 1.875 (spaced OCR)
+      | \s*N\s*\.?\s*[º°oª?*]?\s*-?\s*\d    # Nº 564 / No- 2.304 / N o- 1.875 / N? 8.385
       | \s+(DE|EM)\s+\d                     # PORTARIAS DE 29 DE SETEMBRO
       | \s+(DO|DA|DOS|DAS)\s+\S             # DESPACHO DO MINISTRO
       | \s+DE\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}\b         # EXTRATO DE PARECER
@@ -71,7 +76,7 @@ _HEADING_REST = re.compile(
     )""", re.VERBOSE)
 
 #: A kind's number: ``Nº 2506/2014``, ``No- 2.304``.
-_NUMBERED = re.compile(r"\s*N\s*[º°o]\s*-?\s*\d[\d./]*")
+_NUMBERED = re.compile(rf"\s*{NUMBER_SIGN}\d[\d./]*")
 #: What may follow a number in a heading in mixed case: the year, the issuer, a date —
 #: not a sentence (``ACÓRDÃO Nº 2.315/2012-P, no sentido de que …``).
 _NUMBER_TAIL = re.compile(r"(\s*-\s*[A-Z]{2,}\b.*|,?\s+DE\s+\d.*|\s*)$")
@@ -152,6 +157,8 @@ def heading_kind(line: str) -> str | None:
     ('despacho', 'retificação')
     >>> heading_kind("PORTARIAN o- 1.875, DE 30 DE SETEMBRO DE 2014")
     'portaria'
+    >>> heading_kind("DECRETO N? 8.385, DE 30 DE SETEMBRO DE 2014")
+    'decreto'
     >>> heading_kind("ACÓRDÃO Nº 2506/2014 - TCU - Plenário")
     'acórdão'
     >>> heading_kind("ACÓRDÃO Nº 2.315/2012-P, no sentido de que fossem") is None
@@ -192,7 +199,8 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
         current = acts[-1] if acts else None
         if (kind := heading_kind(line.text)) and _inside_a_sentence(
                 recent[-1].text if recent else "", line.text,
-                lines[index + 1].text if index + 1 < len(lines) else ""):
+                lines[index + 1].text if index + 1 < len(lines) else "",
+                same_page=bool(recent) and recent[-1].page == line.page):
             kind = None  # a capitalised phrase a title or a sentence runs through
         if line.text == "." and recent and not _mostly_capitals(recent[-1].text):
             banner = _banner(recent)  # "Ministério da Defesa" / "."
@@ -237,14 +245,19 @@ _CONNECTIVE = re.compile(r"(?:\b(?:E|DE|DA|DO|DAS|DOS|EM|NA|NO|NAS|NOS|PARA|POR|
                          r"AOS|A|O|OU|SOBRE|ENTRE)|[,-])$")
 
 
-def _inside_a_sentence(before: str, line: str, after: str) -> bool:
+def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = True) -> bool:
     """``line`` looks like a heading but goes on a title or a sentence: the line above,
     in capitals, ends with a word that joins it to the next (``REGULAMENTO INTERNO
-    PARA PREVENÇÃO E`` / ``RESOLUÇÃO DE LITÍGIOS``), or the line below runs on in lower
-    case (``DECLARAÇÃO DO FORNECEDOR`` / ``relativa a mercadorias …``).
+    PARA PREVENÇÃO E`` / ``RESOLUÇÃO DE LITÍGIOS``), or announces it on the same page
+    (``Onde se lê:``: a retificação quoting an act's heading; an act cut off at a page's
+    end is no announcement), or the line below runs on in lower case (``DECLARAÇÃO DO
+    FORNECEDOR`` / ``relativa a mercadorias …``).
 
     >>> _inside_a_sentence("REGULAMENTO INTERNO PARA PREVENÇÃO E", "RESOLUÇÃO DE LITÍGIOS",
     ...                    "Definições")
+    True
+    >>> _inside_a_sentence("Onde se lê:", "ACÓRDÃO Nº 5344/2014 - TCU - 1ª Câmara",
+    ...                    "1. Processo TC 007.295/2010-3")
     True
     >>> _inside_a_sentence("LUÍS ADAMS", "PORTARIA Nº 360, DE 30 DE SETEMBRO DE 2014",
     ...                    "O ADVOGADO-GERAL DA UNIÃO, no uso das atri-")
@@ -253,8 +266,9 @@ def _inside_a_sentence(before: str, line: str, after: str) -> bool:
     spaced = bool(re.fullmatch(r"(\S{1,2} )+\S{1,2}", before))  # "A E R O P O RT U Á R I A"
     continues_title = _mostly_capitals(before) and not spaced and bool(
         _CONNECTIVE.search(before))
+    announced = same_page and before.rstrip().endswith(":")
     runs_on = bool(after) and after[0].islower() and not line.rstrip().endswith(("-", ","))
-    return continues_title or runs_on
+    return continues_title or announced or runs_on
 
 
 def _item_of(act: _Draft, kind: str, line: str, capitals: list[_Line]) -> bool:

@@ -35,6 +35,7 @@ Everything here is pure: vectors come from an ``embed`` function.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections import Counter
@@ -45,8 +46,8 @@ from typing import Any
 import numpy as np
 
 __all__ = ["DIGEST_SIZE", "MIN_SCORE", "Digest", "DocumentIndex", "Match", "digest",
-           "digest_sample", "find_translations", "language_offsets", "link", "numbers_of",
-           "rescore"]
+           "digest_sample", "find_translations", "language_offsets", "link", "number_weights",
+           "numbers_of", "rescore"]
 
 Embed = Callable[[list[str]], np.ndarray]
 
@@ -203,12 +204,17 @@ NUMBER_BONUS = 0.05
 #: The share of each document the overlap must cover to count fully (a decree that
 #: prints the treaty after its own text, an English file with an explanatory note).
 MIN_SHARE = 0.5
-#: The agreement of numbers below which two documents are not translations.
-NUMBERS_FLOOR = 0.5
+#: The agreement of numbers (weighed by :func:`number_weights`) at and below which two
+#: documents are not translations, and from which it counts fully (a sibling decision
+#: of the same committee, alike but for its number and date, agrees 0.65–0.83; a
+#: translation 0.95–1, less a number OCR misread).
+NUMBERS_FLOOR = 0.8
+NUMBERS_FULL = 0.95
 
 
 def rescore(english: Digest, english_sentences: Sequence[str], english_vectors: np.ndarray,
-            other: Digest, sample_vectors: np.ndarray) -> Match:
+            other: Digest, sample_vectors: np.ndarray,
+            weights: dict[str, float] | None = None) -> Match:
     """How well ``other``'s sampled sentences are found, in order, among ``english``'s.
 
     Each sampled sentence's counterpart is its most similar English sentence (numbers in
@@ -218,8 +224,10 @@ def rescore(english: Digest, english_sentences: Sequence[str], english_vectors: 
     product of: the chain's share of the samples in the stretch it spans; the share of
     each document that stretch covers (full from :data:`MIN_SHARE`); how alike in
     length the stretch is on both sides (full from 0.6); the agreement of the two
-    documents' numbers (none at :data:`NUMBERS_FLOOR`, full at 1); and, for a chain
-    of fewer than three, its length over three.
+    documents' numbers, each number weighing by ``weights`` (:func:`number_weights`:
+    a number few documents hold says more than a year all of them hold), none at
+    :data:`NUMBERS_FLOOR` and full from :data:`NUMBERS_FULL`; and, for a chain of
+    fewer than three, its length over three.
     """
     english_numbers = [numbers_of(s) for s in english_sentences]
     picks: list[tuple[int, int, float]] = []  # (sample, English sentence, cosine)
@@ -236,7 +244,7 @@ def rescore(english: Digest, english_sentences: Sequence[str], english_vectors: 
         if margin >= MIN_MARGIN and row[top[best]] > FLOOR:
             picks.append((i, int(top[best]), float(row[top[best]])))
     chain = _ordered_chain(picks)
-    numbers = _containment(english.numbers, other.numbers)
+    numbers = _containment(english.numbers, other.numbers, weights or {})
     if not chain:
         return Match(english.doc_id, other.doc_id, other.language, 0.0, 0,
                      len(other.sample), 0.0, 0.0, 0.0, 0.0, numbers)
@@ -250,8 +258,8 @@ def rescore(english: Digest, english_sentences: Sequence[str], english_vectors: 
     score = (len(chain) / sampled
              * min(1.0, english_share / MIN_SHARE) * min(1.0, other_share / MIN_SHARE)
              * min(1.0, length / 0.6)
-             * (1.0 if numbers is None else max(0.0, (numbers - NUMBERS_FLOOR)
-                                                / (1 - NUMBERS_FLOOR)))
+             * (1.0 if numbers is None else min(1.0, max(0.0, (numbers - NUMBERS_FLOOR)
+                                                         / (NUMBERS_FULL - NUMBERS_FLOOR))))
              * min(1.0, len(chain) / min(3, len(other.sample))))
     return Match(english.doc_id, other.doc_id, other.language, round(score, 4), len(chain),
                  sampled, round(float(np.mean([c for _, _, c in chain])), 4),
@@ -296,20 +304,37 @@ def _jaccard(a: Counter[str], b: Counter[str]) -> float:
     return sum((a & b).values()) / union if union else 0.0
 
 
-def _containment(a: Counter[str], b: Counter[str]) -> float | None:
-    """The share of the numbers of the text holding fewer that the other holds too;
-    None when either holds fewer than three.
+def number_weights(digests: Iterable[Digest]) -> dict[str, float]:
+    """Each number's weight among these documents: 1 for a number every document
+    holds, more the fewer hold it (1 + log((N + 1) / (holders + 1)))."""
+    holders: Counter[str] = Counter()
+    count = 0
+    for found in digests:
+        holders.update(found.numbers.keys())
+        count += 1
+    return {n: 1 + math.log((count + 1) / (held + 1)) for n, held in holders.items()}
+
+
+def _containment(a: Counter[str], b: Counter[str], weights: dict[str, float]
+                 ) -> float | None:
+    """The share of the numbers of the text holding fewer (each weighing by
+    ``weights``, 1 if it has none) that the other holds too; None when either holds
+    fewer than three.
 
     >>> _containment(numbers_of("No 64/2018 of 20 March 2019, p. 1"),
-    ...              numbers_of("n.o 64/2018 de 20 de março de 2019, p. 1; L 123"))
+    ...              numbers_of("n.o 64/2018 de 20 de março de 2019, p. 1; L 123"), {})
     1.0
-    >>> _containment(numbers_of("No 64/2018 of 20 March"), numbers_of("n.o 66/2019 de 20"))
-    0.3333
+    >>> _containment(numbers_of("No 64/2018 of 20 March"), numbers_of("n.o 66/2019 de 20"),
+    ...              {"64": 3.0, "66": 3.0})
+    0.2
     """
-    smaller = min(sum(a.values()), sum(b.values()))
-    if smaller < 3:
+    if min(sum(a.values()), sum(b.values())) < 3:
         return None
-    return round(sum((a & b).values()) / smaller, 4)
+
+    def weight(counts: Counter[str]) -> float:
+        return sum(count * weights.get(n, 1.0) for n, count in counts.items())
+
+    return round(weight(a & b) / min(weight(a), weight(b)), 4)
 
 
 def link(matches: Sequence[Match], min_score: float = MIN_SCORE) -> list[Match]:
@@ -350,6 +375,7 @@ def find_translations(english: Sequence[Digest], others: Sequence[Digest],
     """
     index = DocumentIndex(others, offsets)
     languages = sorted({d.language for d in others})
+    weights = number_weights([*english, *others])
     scored = []
     for profile in english:
         english_sentences = list(sentences(profile.doc_id))
@@ -357,6 +383,6 @@ def find_translations(english: Sequence[Digest], others: Sequence[Digest],
         for language in languages:
             for other in index.nearest(profile, language, k):
                 scored.append(rescore(profile, english_sentences, english_vectors, other,
-                                      embed([text for _, text in other.sample])))
+                                      embed([text for _, text in other.sample]), weights))
     scored.sort(key=lambda m: (m.english, m.language, -m.score, m.other))
     return link(scored, min_score), scored

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from pipeline.acts import Act, find_acts
+from pipeline.acts import NUMBER_SIGN, Act, find_acts
 from pipeline.language import without_accents
 from pipeline.records import IngestedDocument, Page
 from pipeline.treaties import treaty_in
@@ -110,7 +110,7 @@ def act_slugs(acts: list[Act]) -> list[str]:
     slugs = []
     for act in acts:
         kind = without_accents(act.kind).replace(" ", "-")
-        number = re.search(r"N\s*[º°o]\s*-?\s*(\d[\d./]*\d|\d)", act.heading)
+        number = re.search(rf"{NUMBER_SIGN}(\d[\d./]*\d|\d)", act.heading)
         slug = (f"{kind}-{number.group(1).replace('.', '').replace('/', '-')}" if number
                 else f"{kind}-p{act.first_page}")
         seen[slug] += 1

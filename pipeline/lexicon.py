@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from functools import cache
 from pathlib import Path
 
@@ -131,6 +132,31 @@ def zipf(word: str, languages: tuple[str, ...]) -> float:
     """
     best = max((_frequencies(lang).get(word.lower(), 0.0) for lang in languages), default=0.0)
     return round(math.log10(best) + 9, 2) if best > 0 else 0.0
+
+
+def without_marks(word: str) -> str:
+    """A word lower-cased with its accents and other combining marks taken off.
+
+    >>> without_marks("Överensstämmelse"), without_marks("ôverensstâmmelse")
+    ('overensstammelse', 'overensstammelse')
+    """
+    return "".join(ch for ch in unicodedata.normalize("NFD", word.lower())
+                   if not unicodedata.combining(ch))
+
+
+@cache
+def accented_words(languages: tuple[str, ...], min_zipf: float = 2.5) -> dict[str, str]:
+    """The words of ``languages`` at least ``min_zipf`` frequent, by their form without
+    marks (:func:`without_marks`): for each form, its most frequent word."""
+    best: dict[str, tuple[float, str]] = {}
+    floor = 10 ** (min_zipf - 9)
+    for language in languages:
+        for word, frequency in _frequencies(language).items():
+            if frequency >= floor and word.isalpha():
+                bare = without_marks(word)
+                if bare not in best or frequency > best[bare][0]:
+                    best[bare] = (frequency, word)
+    return {bare: word for bare, (_, word) in best.items()}
 
 
 #: Devanagari consonants, as a character-class range for building patterns.

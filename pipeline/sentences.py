@@ -18,7 +18,9 @@ the repair stage, keeps its lines as segments, as translation memories segment i
 Neither ends a sentence where the next line starts in lower case or the line ends in a
 hyphenated word (a wrap, a page or column break mid-sentence). Inside running text, an
 item label after ``;`` or ``:`` (``…as follows: (a) the term…; (b) the term…``) starts
-a sentence of its own. Commas inside numbers (``12,5 per cent``) never end one.
+a sentence of its own, and so does the text after a stop and a dash (``S.O.
+2562(E).—Whereas``, ``1. Short title.—(1) These rules``). Commas inside numbers
+(``12,5 per cent``) never end one.
 """
 
 from __future__ import annotations
@@ -60,6 +62,10 @@ _BREAK = re.compile(r"[ \t]*\n\s*")
 _LINE_OPENER = re.compile(
     r"""["“]?(?:\(?\d{1,3}\)|\d{1,3}\.(?!\d)|\(?[a-z]{1,2}\)|\(?[ivxlc]+\)|§
     |(?:ARTIGO|Artigo|ARTICLE|Article|ARTIKEL|Artikel|Art\.|अनुच्छेद)\s)""", re.VERBOSE)
+#: A stop or colon with a dash, after a label or a heading (``S.O. 2562(E).—``,
+#: ``1. Short title and commencement.—``, ``का.आ. 2562(अ).—``): the text goes on as a
+#: sentence of its own.
+_STOP_DASH = re.compile(r"(?P<mark>[.:][ \t]?[—–])(?P<space>[ \t]*)(?=[^\s—–])")
 #: An item label after ``;`` or ``:`` inside running text.
 _ITEM_AFTER_CLAUSE = re.compile(
     r"(?P<mark>[;:])(?P<space>\s+)(?=[\"“]?(?:\(\d{1,3}\)|\(?[a-z]{1,2}\)|\(?[ivx]+\))\s)")
@@ -96,6 +102,9 @@ def split_sentences(text: str, language: str = "en") -> list[tuple[int, int]]:
     >>> t = "the following terms: (a) the term person; (b) the term company."
     >>> [t[a:b] for a, b in split_sentences(t, "en")]
     ['the following terms:', '(a) the term person;', '(b) the term company.']
+    >>> t = "S.O. 2562(E).—Whereas it was signed. 1. Short title.—(1) These rules apply."
+    >>> [t[a:b] for a, b in split_sentences(t, "en")]
+    ['S.O. 2562(E).—', 'Whereas it was signed.', '1. Short title.—', '(1) These rules apply.']
     """
     spans = []
     start = 0
@@ -139,7 +148,8 @@ def _split_paragraph(text: str, start: int, stop: int) -> list[tuple[int, int]]:
     spans = []
     start = _skip_space(text, start)
     candidates = sorted([*_CANDIDATE.finditer(text, start, stop),
-                         *_ITEM_AFTER_CLAUSE.finditer(text, start, stop)],
+                         *_ITEM_AFTER_CLAUSE.finditer(text, start, stop),
+                         *_STOP_DASH.finditer(text, start, stop)],
                         key=lambda m: m.start())
     for match in candidates:
         end = match.start("space")

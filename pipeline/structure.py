@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pipeline.records import Article, Section, Unit
@@ -75,15 +75,16 @@ _UNIT = re.compile(
     re.VERBOSE,
 )
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+_DEVANAGARI_DIGITS = str.maketrans("०१२३४५६७८९", "0123456789")
 
 
 def normalize_number(number: str) -> str:
     """Normalize an article number: roman to arabic, suffix letters kept, dashes dropped.
 
-    >>> [normalize_number(n) for n in ("XI", "26-A", "26A", "4", "XXIV")]
-    ['11', '26A', '26A', '4', '24']
+    >>> [normalize_number(n) for n in ("XI", "26-A", "26A", "4", "XXIV", "१२")]
+    ['11', '26A', '26A', '4', '24', '12']
     """
-    number = number.replace("-", "").strip()
+    number = number.replace("-", "").strip().translate(_DEVANAGARI_DIGITS)
     if number and all(ch in _ROMAN for ch in number):
         values = [_ROMAN[ch] for ch in number]
         total = sum(-v if v < nxt else v
@@ -104,16 +105,28 @@ class Heading:
     quoted: bool
     #: Nothing but white space before it on its line.
     line_start: bool = False
+    #: An article heading, or the number of a numbered paragraph (a text that has no
+    #: article headings: its paragraphs are its articles, keyed ``p1``, ``p2``, …).
+    paragraph: bool = False
 
 
 def _candidates(text: str) -> list[Heading]:
+    """The article headings of ``text``, references to articles left out."""
     return [
         Heading(start=m.start("word"), end=m.end(), number=m.group("number"),
                 key=normalize_number(m.group("number")), capitalised=m.group("word").isupper(),
                 quoted=m.group("quote") is not None,
                 line_start=not text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip())
         for m in _HEADING.finditer(text)
+        if m.group("word").isupper() or not _REFERENCE.match(text, m.end())
     ]
+
+
+#: What follows an article's number where a sentence refers to it rather than a heading
+#: opening it: on the same line, after its paragraph (``(2)``), a word in lower case or
+#: a comma (``Article 1(2) of the Convention``, ``Article 9 shall be deleted``,
+#: ``Articles 3, 4``). Headings in capitals are never references.
+_REFERENCE = re.compile(r"(?:[ \t]*\([0-9a-z]{1,3}\))*[ \t]*(?:[a-zà-ÿ]|[,;])")
 
 
 def find_headings(text: str, max_gap: int = 2) -> list[Heading]:
@@ -139,13 +152,41 @@ def find_headings(text: str, max_gap: int = 2) -> list[Heading]:
     ...      "Article 3\\nIt decides.\\nArticle 4\\nIn force.")
     >>> [(h.number, h.start) for h in find_headings(t)]
     [('1', 0), ('2', 18), ('3', 68), ('4', 90)]
+    >>> t = "Whereas:\\nArticle 1(2) of the Convention provides.\\nArticle 1\\nA.\\nArticle 2\\nB."
+    >>> [(h.number, h.start) for h in find_headings(t)]
+    [('1', 50), ('2', 63)]
     """
     candidates = [h for h in _candidates(text) if not h.quoted]
     if any(h.capitalised for h in candidates):
         candidates = [h for h in candidates if h.capitalised]
     chain = _chain(candidates, max_gap)
     at_line_start = _chain([h for h in candidates if h.line_start], max_gap)
-    return at_line_start if len(at_line_start) >= max(2, len(chain) - 1) else chain
+    if len(at_line_start) >= max(2, len(chain) - 1):
+        return at_line_start
+    if chain:
+        return chain
+    paragraphs = _chain(_paragraphs(text), max_gap)
+    return [replace(h, key=f"p{h.key}") for h in paragraphs] if len(paragraphs) >= 2 else []
+
+
+#: A numbered paragraph opening a line (``1. Short title and commencement.—``,
+#: ``२. संक्षिप्त नाम``): the structure of a text that has no article headings.
+_PARAGRAPH = re.compile(
+    r"^[ \t]*[\"“]?(?P<number>\d{1,3}|[०-९]{1,3})\.(?=[ \t]+[\"“(]?[A-ZÀ-Þ\u0900-\u097f])",
+    re.MULTILINE)
+
+
+def _paragraphs(text: str) -> list[Heading]:
+    """The numbered paragraphs that open lines, as headings keyed by their number.
+
+    >>> [(h.number, h.key) for h in _paragraphs("S.O. 1(E).—Whereas\\n1. Short title.—(1) "
+    ...     "These rules.\\n2. Definitions.—In these rules\\n२. परिभाषाएं")]
+    [('1.', '1'), ('2.', '2'), ('२.', '2')]
+    """
+    return [Heading(start=m.start("number"), end=m.end(), number=m.group().strip(" \t\"“"),
+                    key=normalize_number(m.group("number")), capitalised=False,
+                    quoted=False, line_start=True, paragraph=True)
+            for m in _PARAGRAPH.finditer(text)]
 
 
 def _chain(candidates: list[Heading], max_gap: int) -> list[Heading]:
@@ -221,9 +262,10 @@ def articles_of(section: Section, text: str) -> list[Article]:
     nested = [h for h in _candidates(body) if h.quoted and h.capitalised]
     for index, heading in enumerate(headings):
         stop = headings[index + 1].start if index + 1 < len(headings) else body_end
+        # a numbered paragraph keeps its number in its first sentence
         articles.append(_article(section.language, heading.number, heading.key,
-                                 body[heading.start:heading.end], text,
-                                 start + heading.start, start + stop))
+                                 "" if heading.paragraph else body[heading.start:heading.end],
+                                 text, start + heading.start, start + stop))
         for inner in (h for h in nested if heading.end <= h.start < stop):
             inner_stop = min([h.start for h in nested if h.start > inner.start] + [stop])
             articles.append(_article(section.language, inner.number, inner.key,

@@ -9,7 +9,7 @@ pdfplumber parses the page into characters; everything after that is done here:
    bold, is kept once (:func:`dedupe_chars`; pdfplumber's own ``dedupe_chars`` sorts
    with ``list.index`` and is quadratic in the page's characters).
 3. **Layout** (:func:`reading_order`). The page is cut recursively, like an XY-cut,
-   on an occupancy grid of 2 pt cells. A region's *gutters* are strips at least 6 pt
+   on an occupancy grid of 2 pt cells. A region's *gutters* are strips at least 8 pt
    wide that stay empty over long runs (24 pt) in many of its rows and cut it into
    columns no narrower than 18 % of it. Rows that keep every gutter are columns, read
    left to right; where rows cross gutters — a title, summary or table laid across
@@ -36,8 +36,10 @@ __all__ = ["PageText", "Region", "dedupe_chars", "read_text_layer", "reading_ord
 
 #: Side of a cell of the occupancy grid, in points.
 CELL = 2.0
-#: A gutter between columns is at least this wide (points).
-MIN_GUTTER = 6.0
+#: A gutter between columns is at least this wide (points): wider than the word gaps of
+#: justified lines, which can line up over a few lines of a list (at 6 pt, an EU
+#: decision's single column was read as eleven).
+MIN_GUTTER = 8.0
 #: Where the column structure changes, a gutter is one that stays empty this tall (points).
 MIN_GUTTER_RUN = 24.0
 #: Each column of a split is at least this share of its region's text width; narrower

@@ -23,8 +23,9 @@ from pipeline.structure import (
 
 @pytest.mark.parametrize(("text", "numbers"), [
     ("ARTIGO 1 a ARTIGO 2 b", ["1", "2"]),
-    ("Artigo 1.o a Artigo 2º b", ["1", "2"]),
-    ("Article 1 a\nArticle 2 b", ["1", "2"]),
+    ("Artigo 1.o O texto. Artigo 2º O fim.", ["1", "2"]),
+    ("Article 1 A\nArticle 2 B", ["1", "2"]),
+    ("Article 1\nA.\nArticle 2 shall not apply. Article 2 Scope\nB.", ["1", "2"]),
     ("ARTIKEL 1 a ARTIKEL 2 b", ["1", "2"]),
     ("अनुच्छेद 1 क अनुच्छेद 2 ख", ["1", "2"]),
     ("ARTIGO 1 a ARTIGO 2 b ARTIGO 2A c ARTIGO 3", ["1", "2", "2A", "3"]),

@@ -45,6 +45,7 @@ RULES: dict[str, Callable[[str], str]] = {
     "reflow_hard_wraps": rules.reflow_hard_wraps,
     "move_displaced_paragraph_numbers": rules.move_displaced_paragraph_numbers,
     "fix_ocr_words": rules.fix_ocr_words,
+    "fix_ocr_accents": rules.fix_ocr_accents,
 }
 
 
@@ -60,6 +61,8 @@ MAX_CHANGE_SHARE = {
     "read_broken_glyphs": 0.6,
     "move_displaced_paragraph_numbers": 0.2,
     "fix_ocr_words": 0.1,
+    # a page of Swedish read with the Portuguese model loses most of its å, ä, ö
+    "fix_ocr_accents": 0.3,
 }
 
 
@@ -85,6 +88,7 @@ class RepairConfig:
     reflow_hard_wraps: bool = True
     move_displaced_paragraph_numbers: bool = True
     fix_ocr_words: bool = True
+    fix_ocr_accents: bool = True
 
     def enabled(self) -> list[str]:
         """Names of the rules switched on, in the order they run."""

@@ -17,7 +17,7 @@ import ftfy
 
 from pipeline.language import letters
 from pipeline.legacy_hindi import convert_legacy_runs
-from pipeline.lexicon import broken_devanagari, is_known, zipf
+from pipeline.lexicon import accented_words, broken_devanagari, is_known, without_marks, zipf
 from pipeline.repair._tables import (
     CYRILLIC_TO_LATIN,
     LATIN_PHRASES,
@@ -32,6 +32,7 @@ __all__ = [
     "convert_legacy_hindi",
     "fix_broken_devanagari",
     "fix_numbering_glyphs",
+    "fix_ocr_accents",
     "fix_ocr_words",
     "fix_quote_junk",
     "fix_with_ftfy",
@@ -110,18 +111,19 @@ _RUNNING_HEAD = re.compile(
 )
 # The DOU's heads, page numbers and the margin note on the digital signature, as
 # pdfplumber leaves them when it reads a page column by column (the vertical margin
-# note arrives cut in pieces).
+# note arrives cut in pieces), and as OCR reads them (``N?2 189``, ``enderego
+# eletrönico``, ``http://www .in.gov.br/autenticidade. html``, ``pelo cédigo``).
 _DOU_PIECE = (
     r"(?:ISSN 1677-7042"
-    r"|Nº \d+, (?:(?:segunda|terça|quarta|quinta|sexta)-feira|sábado|domingo), "
+    r"|N\S{0,2} \d+, (?:(?:segunda|terça|quarta|quinta|sexta)-feira|sábado|domingo), "
     r"\d{1,2} de \w+ de \d{4}"
-    r"|Este documento pode ser verificado no endereço eletrônico http://www\.in\.g\S*"
+    r"|Este documento pode ser verificado no ender\S* eletr\S* http:/?/www ?\.in\.g[^\n,]*"
     r"(?: , Documento assinado digitalmente conforme MP n[oº]- 2\.200-2 de 24/08/2001, "
     r"que institui a)?"
-    r"|pelo código \d{17}"
+    r"|pelo c\S{0,2}digo \d{17}"
     r"|\S*gov\.br/autenticidade\.html ?, Documento assinad\S*"
     r"|(?:do )?digitalmente conforme MP n[oº]- 2\.200-2 de 24/08/2001, que institui a"
-    r"|Infraestrutura de Chaves Públicas Brasileira - ICP-Brasil\.)"
+    r"|Infraestrutura de Chaves P\S{1,2}blicas Brasileira - ICP-Brasil\.)"
 )
 # Lines made of such pieces and page numbers; page numbers alone on a line go only
 # among them (elsewhere a number alone on its line may be a table's).
@@ -140,6 +142,11 @@ def remove_running_heads(text: str) -> str:
     ...     "endereço eletrônico http://www.in.g\\npelo código 00012014100100002\\n\\n1\\n"
     ...     "ISSN 1677-7042 3\\nNº 189, quarta-feira, 1 de outubro de 2014\\n§ 2º Em qualquer")
     'no prazo de 24 horas.\\n\\n§ 2º Em qualquer'
+    >>> remove_running_heads("N?2 189, quarta-feira, 1 de outubro de 2014\\nEste documento pode "
+    ...     "ser verificado no enderego eletrönico http://www .in.gov.br/autenticidade. html\\n"
+    ...     "pelo cédigo 00012014100100003 Infraestrutura de Chaves Publicas Brasileira - "
+    ...     "ICP-Brasil.\\nO texto")
+    'O texto'
 
     DOU lines go only when they stand alone on their line, as a page's heads do, and
     page numbers only among them.
@@ -525,6 +532,41 @@ def fix_ocr_words(text: str) -> str:
         return good[0] if len(good) == 1 else word
 
     return _WORD.sub(fix, text)
+
+
+def fix_ocr_accents(text: str) -> str:
+    """Give back the accents of words OCR read with another language's model.
+
+    >>> fix_ocr_accents("avtalet om ômsesidigt erkânnande; bedômning av ôverensstâmmelse")
+    'avtalet om ömsesidigt erkännande; bedömning av överensstämmelse'
+    >>> fix_ocr_accents("a comissâo decidiu; the trèaty; a sábia decisão; ele troçou")
+    'a comissão decidiu; the treaty; a sábia decisão; ele troçou'
+
+    Evidence: the word is in no lexicon of Portuguese, English or Swedish, and a word
+    they know (Zipf 2.5 or more) has the same letters but for the marks on its vowels
+    (the most frequent such word is taken). Known words are left alone, however rare
+    (``sábia`` stays, though ``sabia`` is commoner); so are consonants' marks
+    (``troçou``, which the lexicon lacks, is no misread ``trocou``) and capitalised
+    words (names).
+
+    Unsafe for words of other languages written with accents these three lack (such a
+    change is logged and can be undone).
+    """
+    known = accented_words(_LATIN)
+
+    def fix(match: re.Match[str]) -> str:
+        word = match.group()
+        if _zipf(word) > 0:
+            return word
+        found = known.get(without_marks(word), word)
+        same_consonants = len(found) == len(word) and all(
+            a == b or without_marks(a) in _VOWELS for a, b in zip(word, found, strict=True))
+        return found if same_consonants else word
+
+    return _WORD.sub(fix, text)
+
+
+_VOWELS = set("aeiouy")
 
 
 def _positions(word: str, part: str) -> list[int]:

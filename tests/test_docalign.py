@@ -1,0 +1,97 @@
+"""Documents that translate each other found by what they say (pipeline.docalign,
+pipeline.crossdoc), and the structure that lets their units pair: real texts, the real
+embedding model."""
+
+from __future__ import annotations
+
+import itertools
+import unicodedata
+from pathlib import Path
+
+import pytest
+from pairing_data import decisions, english_lines, paragraph_texts
+
+from pipeline import stages
+from pipeline.align import align_sentences, pair_articles
+from pipeline.config import Settings
+from pipeline.crossdoc import match_files
+from pipeline.docalign import Match, link
+
+
+def ntrex_documents(shared: Path, count: int) -> list[list[tuple[str, str]]]:
+    """The first NTREX news documents, each its (English, Hindi) lines."""
+    folder = shared / "corpora" / "ntrex-dev"
+    ids = (folder / "ntrex-dev.doc_ids.txt").read_text(encoding="utf-8").splitlines()
+    english = (folder / "ntrex-dev.eng.txt").read_text(encoding="utf-8").splitlines()
+    hindi = (folder / "ntrex-dev.hin.txt").read_text(encoding="utf-8").splitlines()
+    rows = zip(ids, english, hindi, strict=True)
+    return [[(en, hi) for _, en, hi in group]
+            for _, group in itertools.islice(itertools.groupby(rows, key=lambda r: r[0]), count)]
+
+
+def test_a_bilingual_notification_pairs_paragraph_by_paragraph(shared: Path, tmp_path: Path):
+    """A Gazette of India notification prints its Hindi text, then its English one, each in
+    numbered paragraphs after the order's number (``का.आ. … (अ).—`` / ``S.O. … (E).—``);
+    with no article headings, the paragraphs are the structure, and each English
+    paragraph's sentences pair with its Hindi paragraph's (NTREX lines as paragraphs)."""
+    (lines,) = ntrex_documents(shared, 1)
+    paragraphs = [lines[k:k + 2] for k in range(1, 9, 2)]
+    hindi = "\n".join(["भारत सरकार", "अधिसूचना", f"का.आ. 2562(अ).—{lines[0][1]}",
+                       *(f"{n}. {' '.join(hi for _, hi in p)}"
+                         for n, p in enumerate(paragraphs, 1))])
+    english = "\n".join(["GOVERNMENT OF INDIA", "NOTIFICATION", f"S.O. 2562(E).—{lines[0][0]}",
+                         *(f"{n}. {' '.join(en for en, _ in p)}"
+                           for n, p in enumerate(paragraphs, 1))])
+    (tmp_path / "notification.txt").write_text(f"{hindi}\n\n{english}\n", encoding="utf-8")
+    settings = Settings.for_root(tmp_path)
+    _, _, articles = stages.read_structure(tmp_path / "notification.txt", settings)
+    keys = ["preamble", "p1", "p2", "p3", "p4"]
+    assert [a.key for a in articles["hi"]] == [a.key for a in articles["en"]] == keys
+    pairs = pair_articles(articles, "en")
+    found = align_sentences(pairs, stages.encoder_for(settings).encode,
+                            stages.align_params(settings))["hi"]
+    for number, paragraph in enumerate(paragraphs, 1):
+        units = [(p.pivot_text, p.text) for p in found if p.article == f"p{number}" and p.matched]
+        english_side, hindi_side = (unicodedata.normalize("NFC", " ".join(side))
+                                    for side in zip(*paragraph, strict=True))
+        assert units, number
+        for en, hi in units:  # each unit holds sentences of this paragraph, on both sides
+            assert en.removeprefix(f"{number}. ") in english_side, (number, en)
+            assert hi.removeprefix(f"{number}. ") in hindi_side, (number, hi)
+
+
+@pytest.mark.slow
+def test_content_pairs_a_decision_that_identity_would_miss_among_its_siblings(
+        shared: Path, tmp_path: Path):
+    """Three decisions of one EU joint committee, alike sentence for sentence but for
+    their numbers: the English text of one pairs with its own Portuguese text, not with
+    its siblings'; its parties name no country (identity agrees on nothing), and an
+    English text whose translation is not there stays unpaired."""
+    by_name = {d.name: d for d in decisions(shared)}
+    for name in ("22019D0556", "22019D0557", "22019D0559"):  # the same committee
+        (tmp_path / f"{name}-pt.txt").write_text("\n".join(paragraph_texts(
+            by_name[name], "pt")) + "\n", encoding="utf-8")
+    for name in ("22019D0557", "22019D0558"):  # 0558's Portuguese is not there
+        (tmp_path / f"{name}-en.txt").write_text(english_lines(by_name[name]),
+                                                 encoding="utf-8")
+    files = sorted(tmp_path.glob("*.txt"))
+    pairs, scored, left_out = match_files(files, Settings.for_root(tmp_path))
+    assert left_out == []
+    assert [(Path(p.english).name, Path(p.other).name, p.identity.agrees) for p in pairs] == [
+        ("22019D0557-en.txt", "22019D0557-pt.txt", ())]
+    # the siblings were candidates, and scored under the translation
+    siblings = [m for m in scored if m.english.endswith("22019D0557-en.txt")
+                and not m.other.endswith("22019D0557-pt.txt")]
+    assert siblings and max(m.score for m in siblings) < pairs[0].confidence
+
+
+def test_linking_takes_the_best_pair_first_and_one_partner_each():
+    def match(english: str, other: str, language: str, score: float) -> Match:
+        return Match(english, other, language, score, 0, 0, 0.0, 0.0, 0.0, 0.0, None)
+
+    taken = link([match("en1", "pt1", "pt", 0.9), match("en2", "pt1", "pt", 0.95),
+                  match("en1", "pt2", "pt", 0.6), match("en1", "sv1", "sv", 0.7),
+                  match("en2", "sv1", "sv", 0.3)])
+    # en2 takes pt1 (best); en1 then takes pt2 and, in Swedish, sv1; 0.3 is too low
+    assert [(m.english, m.other) for m in taken] == [
+        ("en2", "pt1"), ("en1", "sv1"), ("en1", "pt2")]
