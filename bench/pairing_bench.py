@@ -15,9 +15,11 @@ Scored:
 * **Units** of each planted pair: a unit is right when its English text and its
   translation fall in the same gold segments of the decision's TMX (segment *k* of
   each language translates the other's *k*). A text is located in its language's
-  segments by its 4-word shingles (so repair and segmentation differences do not
-  matter: :class:`GoldSide`); precision is right units over units, recall the share
-  of gold segments covered by right units (a planted pair not found covers none).
+  segments by its 4-word shingles, case and accents aside (so repair, OCR accents and
+  segmentation differences do not matter: :class:`GoldSide`); a text found in two
+  places (a repeated phrase) counts as right if either place is the other side's.
+  Precision is right units over units, recall the share of gold segments covered by
+  right units (a planted pair not found covers none).
 
 Usage::
 
@@ -51,12 +53,15 @@ EDITIONS = ("text", "scan")
 
 
 def words(text: str) -> list[str]:
-    """The words of a text, case-folded, punctuation aside.
+    """The words of a text, case-folded, accents and punctuation aside (a unit is
+    judged by where its text falls, not by how OCR spelt it).
 
-    >>> words("Article 1(2): the ‘Agreement’")
-    ['article', '1', '2', 'the', 'agreement']
+    >>> words("Article 1(2): the ‘Agreement’; Fazem fé; TILLÃGG")
+    ['article', '1', '2', 'the', 'agreement', 'fazem', 'fe', 'tillagg']
     """
-    return re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold())
+    bare = "".join(ch for ch in unicodedata.normalize("NFKD", text.casefold())
+                   if not unicodedata.combining(ch))
+    return re.findall(r"\w+", bare)
 
 
 class GoldSide:
@@ -88,8 +93,14 @@ class GoldSide:
             self.index[tuple(self.words[p:p + self.SHINGLE])].append(p)
 
     def locate(self, text: str) -> frozenset[int]:
-        """The segments ``text`` covers: those at least half of whose words lie in the
-        stretch of the decision its shingles place it on."""
+        """The segments ``text`` covers (the first of :meth:`placements`)."""
+        found = self.placements(text)
+        return found[0] if found else frozenset()
+
+    def placements(self, text: str) -> list[frozenset[int]]:
+        """Where ``text`` may lie, best first: for each of the most voted offsets of its
+        shingles, the segments at least half of whose words lie in the stretch they
+        place it on (a repeated phrase has several)."""
         found = words(text)
         n = self.SHINGLE
         if len(found) < n:
@@ -97,28 +108,26 @@ class GoldSide:
         hits = [(p - i, p) for i in range(len(found) - n + 1)
                 for p in self.index.get(tuple(found[i:i + n]), ())]
         if not hits:
-            return frozenset()
+            return []
         offsets = Counter(d for d, _ in hits)
         drift = max(5, len(found) // 10)
-        placements = []  # the most voted placements, each with the segments it covers
-        for offset in {d for d in offsets if offsets[d] == max(offsets.values())}:
+        placements = []
+        for offset in sorted(d for d in offsets if offsets[d] == max(offsets.values())):
             near = [p for d, p in hits if abs(d - offset) <= drift]
             covered = self._covered(min(near), max(near) + n)
-            placements.append((sum(self.length[k] for k in covered), -offset, covered))
-        return max(placements)[2]
+            placements.append((-sum(self.length[k] for k in covered), covered))
+        return [covered for _, covered in sorted(placements, key=lambda p: p[0]) if covered]
 
-    def _short(self, found: list[str]) -> frozenset[int]:
-        """A text of fewer words than a shingle: where it is a whole segment, else its
-        first occurrence."""
+    def _short(self, found: list[str]) -> list[frozenset[int]]:
+        """A text of fewer words than a shingle: where it is a whole segment, else
+        where it occurs."""
         if not found:
-            return frozenset()
+            return []
         starts = [p for p in range(len(self.words) - len(found) + 1)
                   if self.words[p:p + len(found)] == found]
         whole = [p for p in starts if self.length[self.owner[p]] == len(found)]
-        if not starts:
-            return frozenset()
-        start = (whole or starts)[0]
-        return self._covered(start, start + len(found))
+        return [self._covered(start, start + len(found))
+                for start in (whole or starts)]
 
     def _covered(self, start: int, end: int) -> frozenset[int]:
         counts = Counter(self.owner[start:end])
@@ -160,11 +169,13 @@ def unit_score(decision: Decision, language: str, units: list[dict[str, object]]
             if translation["language"] != language:
                 continue
             score.units += 1
-            left = {same[k] for k in english.locate(str(unit["pivot_text"]))}
-            right = {same[k] for k in other.locate(translation["text"])}
-            if left and left == right:
+            lefts = [{same[k] for k in place}
+                     for place in english.placements(str(unit["pivot_text"]))]
+            rights = [{same[k] for k in place} for place in other.placements(translation["text"])]
+            agreed = next((left for left in lefts if left and left in rights), None)
+            if agreed is not None:
                 score.right += 1
-                covered |= left
+                covered |= agreed
     score.covered = len(covered)
     return score
 

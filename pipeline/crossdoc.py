@@ -24,7 +24,14 @@ from typing import Any
 from pipeline.align import align_sentences, pair_articles
 from pipeline.catalog import Catalog
 from pipeline.config import Settings
-from pipeline.docalign import Digest, Match, digest, find_translations, language_offsets
+from pipeline.docalign import (
+    Digest,
+    DocumentIndex,
+    Match,
+    digest,
+    find_translations,
+    language_offsets,
+)
 from pipeline.errors import InputError
 from pipeline.export import render
 from pipeline.export.units import ExportUnit, units_of
@@ -79,13 +86,18 @@ def document_sentences(articles: dict[str, list[Article]], language: str) -> lis
 def run_digest(articles: dict[str, list[Article]], sections: list[Section],
                settings: Settings, out: DocumentOutput) -> Digest | None:
     """A document's digest, written to ``digest.json`` if the document is in one
-    language (:func:`document_language`); None for one in several."""
+    language (:func:`document_language`); None for one in several. An English text's
+    sentences are all embedded now (into the embedding cache): pairing looks up the
+    candidates' samples among them, whenever the candidates arrive."""
     language = document_language(language_shares(sections), settings.pivot_language)
     sentences = document_sentences(articles, language) if language else []
     if not sentences:
         return None
     assert language is not None
-    found = digest(out.doc_id, language, sentences, encoder_for(settings).encode)
+    encode = encoder_for(settings).encode
+    if language == settings.pivot_language:
+        encode(sentences)  # re-scoring looks up candidates' samples among all of them
+    found = digest(out.doc_id, language, sentences, encode)
     out.write("cleaned", DIGEST, json.dumps(found.to_json(), ensure_ascii=False) + "\n")
     return found
 
@@ -154,8 +166,8 @@ def pair_across_documents(settings: Settings) -> CrossPairs:
         encoder = encoder_for(settings)
         offsets = language_offsets({d.language for d in digests}, encoder.encode)
         found, scored = find_translations(
-            english, others, lambda doc: document_sentences(
-                _published_articles(settings, doc), pivot), encoder.encode, offsets)
+            english, DocumentIndex(others, offsets), lambda doc: document_sentences(
+                _published_articles(settings, doc), pivot), encoder.encode)
     pairs = tuple((pairing, _publish_pair(settings, pairing))
                   for pairing in (Pairing.of(match, _identity(settings, match))
                                   for match in found))
@@ -309,7 +321,7 @@ def match_files(files: Sequence[Path], settings: Settings
     if not english or not others:
         return [], [], left_out
     offsets = language_offsets({d.language for d in digests}, encoder.encode)
-    taken, scored = find_translations(english, others, sentences.__getitem__,
-                                      encoder.encode, offsets)
+    taken, scored = find_translations(english, DocumentIndex(others, offsets),
+                                      sentences.__getitem__, encoder.encode)
     return ([Pairing.of(m, identity_evidence(identities[m.english], identities[m.other]))
              for m in taken], scored, left_out)

@@ -135,7 +135,8 @@ def _unit(vector: np.ndarray) -> np.ndarray:
 
 class DocumentIndex:
     """Digests of many documents, searched by cosine similarity in one product, each
-    with its language's offset taken out (:func:`language_offsets`)."""
+    with its language's offset taken out (:func:`language_offsets`), and the weights of
+    the numbers they hold (:func:`number_weights`)."""
 
     def __init__(self, digests: Sequence[Digest], offsets: dict[str, np.ndarray]) -> None:
         self.digests = list(digests)
@@ -143,6 +144,7 @@ class DocumentIndex:
         self.matrix = (np.stack([self.centred(d) for d in self.digests]) if self.digests
                        else np.zeros((0, 384), np.float32))
         self.languages = np.array([d.language for d in self.digests])
+        self.weights = number_weights(self.digests)
 
     def centred(self, digest: Digest) -> np.ndarray:
         """The digest's vector with its language's offset taken out."""
@@ -362,20 +364,18 @@ def link(matches: Sequence[Match], min_score: float = MIN_SCORE) -> list[Match]:
     return taken
 
 
-def find_translations(english: Sequence[Digest], others: Sequence[Digest],
+def find_translations(english: Sequence[Digest], index: DocumentIndex,
                       sentences: Callable[[str], Sequence[str]], embed: Embed,
-                      offsets: dict[str, np.ndarray], k: int = CANDIDATES,
-                      min_score: float = MIN_SCORE) -> tuple[list[Match], list[Match]]:
-    """Each English text's translations among ``others``: the matches taken
-    (:func:`link`) and every match scored (for the report).
+                      k: int = CANDIDATES, min_score: float = MIN_SCORE
+                      ) -> tuple[list[Match], list[Match]]:
+    """Each English text's translations among the documents of ``index``: the matches
+    taken (:func:`link`) and every match scored (for the report).
 
     Candidates are each English text's ``k`` nearest documents per language
-    (:class:`DocumentIndex`); ``sentences`` gives an English text's sentences (by its
-    document id), whose vectors ``embed`` gives, as it gives those of the samples.
+    (:meth:`DocumentIndex.nearest`); ``sentences`` gives an English text's sentences (by
+    its document id), whose vectors ``embed`` gives, as it gives those of the samples.
     """
-    index = DocumentIndex(others, offsets)
-    languages = sorted({d.language for d in others})
-    weights = number_weights([*english, *others])
+    languages = sorted(set(index.languages.tolist()))
     scored = []
     for profile in english:
         english_sentences = list(sentences(profile.doc_id))
@@ -383,6 +383,7 @@ def find_translations(english: Sequence[Digest], others: Sequence[Digest],
         for language in languages:
             for other in index.nearest(profile, language, k):
                 scored.append(rescore(profile, english_sentences, english_vectors, other,
-                                      embed([text for _, text in other.sample]), weights))
+                                      embed([text for _, text in other.sample]),
+                                      index.weights))
     scored.sort(key=lambda m: (m.english, m.language, -m.score, m.other))
     return link(scored, min_score), scored

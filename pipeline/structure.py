@@ -58,7 +58,7 @@ _HEADING = re.compile(
     (?<![\w])                                # not inside a word
     (?P<word>ARTIGO|Artigo|ARTICLE|Article|ARTIKEL|Artikel|अनुच्छेद)
     \s+(?P<number>\d+(?:-?[A-Z](?![a-z]))?|[IVXLC]+\b)
-    (?:\s*\.?\s*[oº°](?!\w))?                # "Artigo 1.o", "Artigo 1º"
+    (?:\s*\.?\s*[oº°](?!\w)|\.0(?![\d,.]))?   # "Artigo 1.o", "Artigo 1º"; "1.0" as OCR reads it
     """,
     re.VERBOSE,
 )

@@ -15,6 +15,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, replace
+from functools import partial
 
 from pipeline.records import CleanedDocument, IngestedDocument, Page, RepairStep
 from pipeline.repair import rules
@@ -36,6 +37,7 @@ RULES: dict[str, Callable[[str], str]] = {
     "convert_legacy_hindi": rules.convert_legacy_hindi,
     "normalize_nfc": rules.normalize_nfc,
     "remove_running_heads": rules.remove_running_heads,
+    "remove_repeated_lines": rules.remove_repeated_lines,
     "fix_quote_junk": rules.fix_quote_junk,
     "fix_numbering_glyphs": rules.fix_numbering_glyphs,
     "latinize_homoglyphs": rules.latinize_homoglyphs,
@@ -79,6 +81,7 @@ class RepairConfig:
     convert_legacy_hindi: bool = True
     normalize_nfc: bool = True
     remove_running_heads: bool = True
+    remove_repeated_lines: bool = True
     fix_quote_junk: bool = True
     fix_numbering_glyphs: bool = True
     latinize_homoglyphs: bool = True
@@ -105,15 +108,23 @@ MAX_SWEEPS = 3
 
 
 def repair(document: IngestedDocument, config: RepairConfig | None = None) -> CleanedDocument:
-    """Apply the enabled rules to every page and collect the steps they made."""
+    """Apply the enabled rules to every page and collect the steps they made.
+
+    One rule needs to see the whole document: the lines its pages repeat at their top
+    or bottom (:func:`~pipeline.repair.rules.repeated_lines`) are found once, before
+    any rule runs, and given to ``remove_repeated_lines``.
+    """
     config = config or RepairConfig()
+    repeated = rules.repeated_lines([page.text for page in document.pages])
+    table = RULES | {"remove_repeated_lines": partial(rules.remove_repeated_lines,
+                                                      repeated=repeated)}
     pages: list[Page] = []
     steps: list[RepairStep] = []
     for page in document.pages:
         text = page.text
         warnings = list(page.warnings)
         for sweep in range(1, MAX_SWEEPS + 1):
-            text, page_steps = _sweep(text, page.number, sweep, config, warnings)
+            text, page_steps = _sweep(text, page.number, sweep, config, warnings, table)
             steps.extend(page_steps)
             if not page_steps:
                 break
@@ -122,12 +133,13 @@ def repair(document: IngestedDocument, config: RepairConfig | None = None) -> Cl
                            steps=tuple(steps))
 
 
-def _sweep(text: str, page: int, sweep: int, config: RepairConfig,
-           warnings: list[str]) -> tuple[str, list[RepairStep]]:
-    """Run the enabled rules once over ``text``; stopped rules add to ``warnings``."""
+def _sweep(text: str, page: int, sweep: int, config: RepairConfig, warnings: list[str],
+           table: dict[str, Callable[[str], str]]) -> tuple[str, list[RepairStep]]:
+    """Run the enabled rules of ``table`` once over ``text``; stopped rules add to
+    ``warnings``."""
     steps: list[RepairStep] = []
     for name in config.enabled():
-        fixed = RULES[name](text)
+        fixed = table[name](text)
         rule_steps = [replace(step, sweep=sweep) for step in diff_steps(name, page, text, fixed)]
         limit = MAX_CHANGE_SHARE.get(name)
         share = _changed_share(text, rule_steps)

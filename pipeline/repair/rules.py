@@ -9,9 +9,12 @@ much of a page.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import statistics
 import unicodedata
+from collections import Counter
+from collections.abc import Sequence
 
 import ftfy
 
@@ -41,7 +44,9 @@ __all__ = [
     "normalize_nfc",
     "read_broken_glyphs",
     "reflow_hard_wraps",
+    "remove_repeated_lines",
     "remove_running_heads",
+    "repeated_lines",
 ]
 
 #: ftfy as gazettes need it: typographic quotes are kept (translators want them),
@@ -153,6 +158,64 @@ def remove_running_heads(text: str) -> str:
     Unsafe when a text quotes the masthead itself (then the quote loses it).
     """
     return _DOU_HEADS.sub("", _RUNNING_HEAD.sub(" ", text))
+
+
+def line_shape(line: str) -> str:
+    """A line with its numbers masked and its spaces folded: what a running head keeps
+    from page to page.
+
+    >>> line_shape(" L 136/2   EN  Official Journal of the European Union 3.5.2019 ")
+    'L #/# EN Official Journal of the European Union #.#.#'
+    """
+    return " ".join(re.sub(r"\d+", "#", unicodedata.normalize("NFC", line)).split())
+
+
+#: How far from a page's top or bottom a running head or footer lies, in lines.
+RUNNING_LINES = 2
+
+
+def repeated_lines(pages: Sequence[str]) -> frozenset[str]:
+    """The running heads and footers a document's pages repeat, whoever publishes it:
+    the shapes (:func:`line_shape`) of the lines among the first or last
+    :data:`RUNNING_LINES` of at least half its pages, and of two at least, that are a
+    bare number or have three words or more (a heading such as ``Article 3`` that two
+    pages happen to end with is no running line).
+
+    >>> sorted(repeated_lines(["L 3/1 EN Official Journal\\nDecision No 1\\nArticle 1",
+    ...                        "L 3/2 EN Official Journal\\nThe Chair\\nArticle 2"]))
+    ['L #/# EN Official Journal']
+    """
+    counts: Counter[str] = Counter()
+    for text in pages:
+        lines = [line for line in text.split("\n") if line.strip()]
+        counts.update({line_shape(line) for line in
+                       lines[:RUNNING_LINES] + lines[-RUNNING_LINES:]})
+    needed = max(2, math.ceil(len([t for t in pages if t.strip()]) / 2))
+    return frozenset(shape for shape, count in counts.items()
+                     if count >= needed and len(shape) <= 150
+                     and (shape == "#" or len(shape.split()) >= 3))
+
+
+def remove_repeated_lines(text: str, repeated: frozenset[str] = frozenset()) -> str:
+    """Remove the running heads and footers of any publisher: lines near the page's top
+    or bottom whose shape the document's pages repeat (:func:`repeated_lines`, found
+    once per document before the rules run; without them the rule changes nothing).
+
+    >>> remove_repeated_lines("L 3/2 EN Official Journal\\nThe Chair\\nDone at Brussels.",
+    ...                       frozenset({"L #/# EN Official Journal"}))
+    'The Chair\\nDone at Brussels.'
+
+    Unsafe for a line the text itself repeats at the top of most pages (a table's
+    header row: it goes too, logged).
+    """
+    if not repeated:
+        return text
+    lines = text.split("\n")
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    edges = set(filled[:RUNNING_LINES] + filled[-RUNNING_LINES:])
+    kept = [line for i, line in enumerate(lines)
+            if i not in edges or line_shape(line) not in repeated]
+    return "\n".join(kept).strip("\n") if len(kept) < len(lines) else text
 
 
 _JUNK = re.escape(VIETNAMESE_JUNK)
