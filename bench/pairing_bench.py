@@ -15,7 +15,8 @@ Scored:
 * **Units** of each planted pair: a unit is right when its English text and its
   translation fall in the same gold segments of the decision's TMX (segment *k* of
   each language translates the other's *k*). A text is located in its language's
-  segments by its 4-word shingles, case and accents aside (so repair, OCR accents and
+  segments by its 4-word shingles, case and accents aside, and an ordinal ``1.o`` OCR
+  read as ``1.0`` taken as it (so repair, OCR accents and
   segmentation differences do not matter: :class:`GoldSide`); a text found in two
   places (a repeated phrase) counts as right if either place is the other side's.
   Precision is right units over units, recall the share of gold segments covered by
@@ -56,11 +57,12 @@ def words(text: str) -> list[str]:
     """The words of a text, case-folded, accents and punctuation aside (a unit is
     judged by where its text falls, not by how OCR spelt it).
 
-    >>> words("Article 1(2): the ‘Agreement’; Fazem fé; TILLÃGG")
-    ['article', '1', '2', 'the', 'agreement', 'fazem', 'fe', 'tillagg']
+    >>> words("Article 1(2): the ‘Agreement’; Fazem fé; TILLÃGG; Artigo 1.0")
+    ['article', '1', '2', 'the', 'agreement', 'fazem', 'fe', 'tillagg', 'artigo', '1', 'o']
     """
     bare = "".join(ch for ch in unicodedata.normalize("NFKD", text.casefold())
                    if not unicodedata.combining(ch))
+    bare = re.sub(r"(?<=\d)\.0(?!\d)", ".o", bare)  # the ordinal 1.º OCR read as 1.0
     return re.findall(r"\w+", bare)
 
 
