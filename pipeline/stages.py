@@ -74,8 +74,10 @@ def run_ingest(
     source: Source, settings: Settings, out: DocumentOutput,
     read: Callable[[Source, Settings], IngestedDocument] = ingest,
 ) -> IngestedDocument:
-    """Read all pages with ``read`` (the flow passes a cached one); writes ``pages.jsonl``."""
-    document = read(source, settings)
+    """Read all pages with ``read`` (the flow passes one cached by content); writes
+    ``pages.jsonl``. A document's identity is its file, whatever its content: what the
+    cache gives back for the same content under another name takes this file's."""
+    document = replace(read(source, settings), source=source)
     out.write("cleaned", "pages.jsonl", jsonl(page.to_json() for page in document.pages))
     return document
 

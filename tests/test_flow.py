@@ -208,3 +208,28 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
     assert "pairs across documents" in status
     assert re.search(r"│ en │ dou--decreto-13006 │ BR SE │ parties, instrument │ 1\.00 │ \d+ │",
                      status), status
+
+
+@pytest.mark.slow
+def test_a_document_is_its_file_whatever_its_content(tmp_path: Path, prefect_api: dict[str, str]):
+    """Three copies of one text under three names, then one renamed: every output names
+    its own file, though the reading cache (keyed by content) read the text once."""
+    pdf = (SAMPLES / "textlayer_protocol_brazil_sweden_pt_en.pdf").read_bytes()
+    (tmp_path / "raw").mkdir()
+    for name in ("a", "b", "c"):
+        (tmp_path / "raw" / f"{name}.pdf").write_bytes(pdf)
+    run = gazette("run", cwd=tmp_path, api=prefect_api)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+    def manifest(doc: str) -> dict[str, str]:
+        return json.loads((tmp_path / "cleaned" / doc / "manifest.json").read_text(
+            encoding="utf-8"))
+
+    assert [(manifest(d)["doc_id"], manifest(d)["source"]) for d in "abc"] == [
+        ("a", "a.pdf"), ("b", "b.pdf"), ("c", "c.pdf")]
+    (tmp_path / "raw" / "c.pdf").rename(tmp_path / "raw" / "d.pdf")
+    run = gazette("run", cwd=tmp_path, api=prefect_api)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (manifest("d")["doc_id"], manifest("d")["source"]) == ("d", "d.pdf")
+    units = (tmp_path / "aligned" / "d" / "d.jsonl").read_text(encoding="utf-8").splitlines()
+    assert units and {json.loads(line)["doc"] for line in units} == {"d"}
