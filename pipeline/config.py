@@ -11,6 +11,7 @@ import difflib
 import hashlib
 import json
 import os
+import re
 import tomllib
 from dataclasses import dataclass, fields
 from functools import cache
@@ -27,6 +28,7 @@ __all__ = [
     "SETTINGS_FILE",
     "Settings",
     "check_settings",
+    "masked_url",
     "prefect_environment",
     "read_settings_file",
 ]
@@ -151,10 +153,12 @@ class Settings:
         return cls(**values)
 
     def changed(self) -> dict[str, Any]:
-        """The settings that differ from the defaults (for the run report)."""
+        """The settings that differ from the defaults (for the run's log and report), a
+        password in the catalog's URL masked (:func:`masked_url`)."""
         defaults = {f.name: f.default for f in fields(self) if f.name not in PLACES}
-        return {name: getattr(self, name) for name, default in defaults.items()
-                if getattr(self, name) != default}
+        return {name: masked_url(value) if name == "catalog_url" else value
+                for name, default in defaults.items()
+                if (value := getattr(self, name)) != default}
 
     def reading_key(self) -> str:
         """What a document's pages depend on besides its bytes: the reading settings and
@@ -219,6 +223,17 @@ def package_imports(start: str) -> tuple[str, ...]:
 #: The library's files that reading runs (the settings' own module aside: the values
 #: of the reading settings are in the key), for the reading key.
 READING_CODE = tuple(name for name in package_imports("ingest.py") if name != "config.py")
+
+
+def masked_url(url: str) -> str:
+    """A database URL fit to print: its password, if any, masked.
+
+    >>> masked_url("postgresql+psycopg://gazette:s3cret@db-host:5432/catalog")
+    'postgresql+psycopg://gazette:***@db-host:5432/catalog'
+    >>> masked_url("postgresql+psycopg://gazette@db-host/catalog")
+    'postgresql+psycopg://gazette@db-host/catalog'
+    """
+    return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
 
 
 def _key(values: dict[str, Any], code: tuple[str, ...]) -> str:

@@ -79,3 +79,10 @@ def test_readme_documents_every_setting():
             assert f"| `{field.name}` |" in section, field.name
     for name in (*RULES, *(f.name for f in fields(AlignParams))):
         assert f"`{name}`" in section, name
+
+
+def test_a_password_in_the_catalog_url_is_never_printed(tmp_path: Path):
+    settings = Settings.for_root(
+        tmp_path, catalog_url="postgresql+psycopg://gazette:s3cret@db-host/catalog")
+    assert settings.changed() == {"catalog_url": "postgresql+psycopg://gazette:***@db-host/catalog"}
+    assert "s3cret" not in str(settings.changed())
