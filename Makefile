@@ -28,7 +28,8 @@ check: lint
 	$(BIN)/pytest -n 2 -m "not slow" -q
 
 # Every benchmark, one after another; what each printed and where it ran go to
-# bench/results.json (BENCHMARKS.md quotes them). About 20 minutes on 2 cores.
+# bench/results.json (BENCHMARKS.md quotes them). About an hour on 2 cores (the pairing
+# benchmark runs gazette on twelve inboxes).
 bench: setup
 	$(BIN)/python bench/run_all.py --shared ../shared
 

@@ -58,9 +58,9 @@ KINDS = {
 }
 
 #: The number sign before an act's number as editions print it and OCR reads it:
-#: ``Nº``, ``No-``, ``N o-`` (spaced), ``N.º``, ``N?`` and ``Nª`` (a misread sign), or
-#: ``N`` alone (a lost one).
-NUMBER_SIGN = r"N\s*\.?\s*[º°oª?*]?\s*-?\s*"
+#: ``Nº``, ``No-``, ``N o-`` (spaced), ``N.º``, ``N?``, ``N?2``, ``N2 8.385`` and ``Nª``
+#: (a misread sign), or ``N`` alone (a lost one).
+NUMBER_SIGN = r"N\s*\.?\s*(?:[º°oª*]|\?2?|2(?=\s+\d))?\s*-?\s*"
 
 #: What may follow the kind's name on a heading line: a number, a date, an issuer, a
 #: qualifier in capitals, or nothing.
@@ -68,7 +68,7 @@ _HEADING_REST = re.compile(
     r"""^(
         $                                   # RETIFICAÇÕES
       | \s*-\s*[A-Z]{2,}\b                  # RESOLUÇÃO-RDC Nº 54
-      | \s*N\s*\.?\s*[º°oª?*]?\s*-?\s*\d    # Nº 564 / No- 2.304 / N o- 1.875 / N? 8.385
+      | \s*N\s*\.?\s*(?:[º°oª*]|\?2?|2(?=\s+\d))?\s*-?\s*\d  # Nº 564, N o- 1.875, N?2 8.385
       | \s+(DE|EM)\s+\d                     # PORTARIAS DE 29 DE SETEMBRO
       | \s+(DO|DA|DOS|DAS)\s+\S             # DESPACHO DO MINISTRO
       | \s+DE\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}\b         # EXTRATO DE PARECER
@@ -158,6 +158,8 @@ def heading_kind(line: str) -> str | None:
     >>> heading_kind("PORTARIAN o- 1.875, DE 30 DE SETEMBRO DE 2014")
     'portaria'
     >>> heading_kind("DECRETO N? 8.385, DE 30 DE SETEMBRO DE 2014")
+    'decreto'
+    >>> heading_kind("DECRETO N?2 8.385, DE 30 DE SETEMBRO DE 2014")
     'decreto'
     >>> heading_kind("ACÓRDÃO Nº 2506/2014 - TCU - Plenário")
     'acórdão'

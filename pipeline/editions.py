@@ -105,6 +105,8 @@ def act_slugs(acts: list[Act]) -> list[str]:
     ...         Act("portaria", "PORTARIA No- 563, DE 1º DE OUTUBRO DE 2014", (), 4, 4, 3, 4, "")]
     >>> act_slugs(acts)
     ['portaria-563', 'acordao-2506-2014', 'retificacao-p3', 'portaria-563-2']
+    >>> act_slugs([Act("decreto", "DECRETO N?2 8.385, DE 30 DE SETEMBRO", (), 1, 1, 0, 1, "")])
+    ['decreto-8385']
     """
     seen: Counter[str] = Counter()
     slugs = []
