@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pipeline.acts import heading_kind
 from pipeline.records import Article, Section, Unit
 from pipeline.sentences import split_sentences
 
@@ -155,10 +156,14 @@ def find_headings(text: str, max_gap: int = 2) -> list[Heading]:
     >>> t = "Whereas:\\nArticle 1(2) of the Convention provides.\\nArticle 1\\nA.\\nArticle 2\\nB."
     >>> [(h.number, h.start) for h in find_headings(t)]
     [('1', 50), ('2', 63)]
+    >>> t = "Article 1\\nIt is adopted.\\nArticle 2\\nIn force.\\nLIST PROVIDED FOR IN ARTICLE 94"
+    >>> [h.number for h in find_headings(t)]
+    ['1', '2']
     """
     candidates = [h for h in _candidates(text) if not h.quoted]
-    if any(h.capitalised for h in candidates):
-        candidates = [h for h in candidates if h.capitalised]
+    capitalised = [h for h in candidates if h.capitalised]
+    if _chain(capitalised, max_gap):  # a title's "ARTICLE 94 OF THE AGREEMENT" opens none
+        candidates = capitalised
     chain = _chain(candidates, max_gap)
     at_line_start = _chain([h for h in candidates if h.line_start], max_gap)
     if len(at_line_start) >= max(2, len(chain) - 1):
@@ -235,7 +240,9 @@ def articles_of(section: Section, text: str) -> list[Article]:
 
     A text printed as the annex of an act (an annex line, ``ANEXO``, before the first
     article heading: a decree that promulgates a treaty) has the act's own text apart,
-    keyed :data:`ACT`; its preamble starts at the annex line. ``text`` is the document's
+    keyed :data:`ACT`; its preamble starts at the annex line. In a text with no article
+    headings, only the first annex line does so, and only after an act's heading
+    (``DECRETO Nº 8.301``): a decision's own annex follows its text, not an act's. ``text`` is the document's
     cleaned text; every offset is into it.
 
     >>> from pipeline.records import Block
@@ -253,6 +260,8 @@ def articles_of(section: Section, text: str) -> list[Article]:
     articles = []
     first = headings[0].start if headings else body_end
     annex = [m for m in _ANNEX_LINE.finditer(body, 0, first) if body[:m.start()].strip()]
+    if not headings:  # then only an act's own heading says the text before is an act
+        annex = annex[:1] if annex and heading_kind(body.lstrip().split("\n", 1)[0]) else []
     opening = annex[-1].start() if annex else 0
     if opening:
         articles.append(_article(section.language, "", ACT, "", text, start, start + opening))
