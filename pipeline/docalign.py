@@ -53,8 +53,9 @@ Embed = Callable[[list[str]], np.ndarray]
 
 #: Sentences sampled for a document's digest, at most.
 DIGEST_SIZE = 12
-#: Candidates re-scored per English text and language.
-CANDIDATES = 6
+#: Candidates re-scored per English text and language (re-scoring is cheap; a scanned
+#: act among a dozen sibling decisions can rank seventh by its digest).
+CANDIDATES = 10
 #: The score a pair needs to be taken (:func:`rescore`; chosen on the tuning half of
 #: ``bench/pairing_bench.py``, see BENCHMARKS.md).
 MIN_SCORE = 0.4
@@ -208,10 +209,11 @@ NUMBER_BONUS = 0.05
 MIN_SHARE = 0.5
 #: The agreement of numbers (weighed by :func:`number_weights`) at and below which two
 #: documents are not translations, and from which it counts fully (a sibling decision
-#: of the same committee, alike but for its number and date, agrees 0.65–0.83; a
-#: translation 0.95–1, less a number OCR misread).
-NUMBERS_FLOOR = 0.8
-NUMBERS_FULL = 0.95
+#: of the same committee, alike but for its number and date, agrees 0.65–0.78; a
+#: translation 0.95–1, 0.85–0.9 where OCR misread numbers and a one-page PDF keeps its
+#: running head's).
+NUMBERS_FLOOR = 0.75
+NUMBERS_FULL = 0.92
 
 
 def rescore(english: Digest, english_sentences: Sequence[str], english_vectors: np.ndarray,
