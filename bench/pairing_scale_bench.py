@@ -105,7 +105,10 @@ def main() -> int:
         encoder = encoder_for(Settings.for_root(Path(tmp)))
         embed = Memo(encoder.encode)
         print(f"embedding the pool and {args.documents} synthetic digests …", file=sys.stderr)
-        collection = synthetic(args.documents, pool(args.shared, found), embed, seed=2026)
+        sentences_by_language = pool(args.shared, found)
+        for texts in sentences_by_language.values():
+            embed(texts)  # once, in large batches
+        collection = synthetic(args.documents, sentences_by_language, embed, seed=2026)
         english, sentences = [], {}
         for decision in reporting:
             texts = [text for _, text in decision.texts("en")]
