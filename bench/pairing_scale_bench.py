@@ -1,7 +1,7 @@
 """Pairing at scale: one new document against 10,000 published documents.
 
 The collection is synthetic but made of real sentences: each of its documents is a
-digest (``pipeline.docalign.Digest``) of 12 sentences drawn from a pool of real
+digest (``pipeline.docalign.Digest``) of 8 sentences drawn from a pool of real
 Portuguese and Swedish sentences (the DGT decisions and NTREX news of
 ``../shared``), with the numbers those sentences hold. Hidden among them are the
 real digests of the Portuguese and Swedish texts of the DGT decisions of the
@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +43,8 @@ import pairing_data  # noqa: E402
 
 from pipeline.config import Settings  # noqa: E402
 from pipeline.docalign import (  # noqa: E402
+    DIGEST_SIZE,
+    DIGEST_TOKENS,
     Digest,
     DocumentIndex,
     digest,
@@ -81,12 +84,13 @@ def pool(shared: Path, found: list[pairing_data.Decision]) -> dict[str, list[str
 
 def synthetic(count: int, sentences: dict[str, list[str]], embed: Memo, seed: int
               ) -> list[Digest]:
-    """``count`` digests of 12 pool sentences each, in Portuguese or Swedish."""
+    """``count`` digests of :data:`DIGEST_SIZE` pool sentences each, in Portuguese or
+    Swedish."""
     rng = random.Random(seed)
     found = []
     for number in range(count):
         language = "pt" if number % 4 else "sv"
-        texts = rng.sample(sentences[language], 12)
+        texts = rng.sample(sentences[language], DIGEST_SIZE)
         mean = embed(texts).mean(axis=0)
         found.append(Digest(f"synthetic-{number}", language, rng.randrange(12, 400),
                             tuple(enumerate(texts)), (mean / np.linalg.norm(mean)).astype(
@@ -103,29 +107,32 @@ def main() -> int:
     reporting = [d for d, role in pairing_data.plan(found)["reporting"]]
     with tempfile.TemporaryDirectory() as tmp:
         encoder = encoder_for(Settings.for_root(Path(tmp)))
-        embed = Memo(encoder.encode)
+        embed = Memo(encoder.encode)  # English sentences, as a run embeds them
+        embed_sample = Memo(partial(encoder.encode, max_tokens=DIGEST_TOKENS))  # digests
         print(f"embedding the pool and {args.documents} synthetic digests …", file=sys.stderr)
         sentences_by_language = pool(args.shared, found)
         for texts in sentences_by_language.values():
-            embed(texts)  # once, in large batches
-        collection = synthetic(args.documents, sentences_by_language, embed, seed=2026)
+            embed_sample(texts)  # once, in large batches
+        collection = synthetic(args.documents, sentences_by_language, embed_sample, seed=2026)
         english, sentences = [], {}
         for decision in reporting:
             texts = [text for _, text in decision.texts("en")]
-            english.append(digest(f"{decision.name}-en", "en", texts, embed))
+            english.append(digest(f"{decision.name}-en", "en", texts, embed_sample))
             sentences[f"{decision.name}-en"] = texts
             embed(texts)  # as the run embeds an English text's sentences when processing it
             for language in ("pt", "sv"):
                 own = [text for _, text in decision.texts(language)]
-                collection.append(digest(f"{decision.name}-{language}", language, own, embed))
-        offsets = language_offsets(("en", "pt", "sv"), embed)
+                collection.append(digest(f"{decision.name}-{language}", language, own,
+                                         embed_sample))
+        offsets = language_offsets(("en", "pt", "sv"), embed_sample)
         started = time.perf_counter()
         index = DocumentIndex(collection, offsets)
         load = time.perf_counter() - started
         times, right, missed = [], 0, []
         for profile in english:
             started = time.perf_counter()
-            taken, _ = find_translations([profile], index, sentences.__getitem__, embed)
+            taken, _ = find_translations([profile], index, sentences.__getitem__, embed,
+                                         embed_sample)
             times.append(time.perf_counter() - started)
             name = profile.doc_id.removesuffix("-en")
             found = {m.other for m in taken}

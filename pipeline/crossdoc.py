@@ -16,15 +16,19 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from pipeline.align import align_sentences, pair_articles
 from pipeline.catalog import Catalog
 from pipeline.config import Settings
 from pipeline.docalign import (
+    DIGEST_TOKENS,
     Digest,
     DocumentIndex,
     Match,
@@ -94,10 +98,10 @@ def run_digest(articles: dict[str, list[Article]], sections: list[Section],
     if not sentences:
         return None
     assert language is not None
-    encode = encoder_for(settings).encode
+    encoder = encoder_for(settings)
     if language == settings.pivot_language:
-        encode(sentences)  # re-scoring looks up candidates' samples among all of them
-    found = digest(out.doc_id, language, sentences, encode)
+        encoder.encode(sentences)  # re-scoring looks candidates' samples up among them
+    found = digest(out.doc_id, language, sentences, _sample_embedder(settings))
     out.write("cleaned", DIGEST, json.dumps(found.to_json(), ensure_ascii=False) + "\n")
     return found
 
@@ -153,6 +157,11 @@ class CrossPairs:
     removed: tuple[str, ...]
 
 
+def _sample_embedder(settings: Settings) -> Callable[[list[str]], np.ndarray]:
+    """How digests' samples are embedded: cut to :data:`DIGEST_TOKENS` tokens."""
+    return partial(encoder_for(settings).encode, max_tokens=DIGEST_TOKENS)
+
+
 def pair_across_documents(settings: Settings) -> CrossPairs:
     """Find and publish the pairs across the documents of the inbox (see the module's
     docstring). Documents whose files are gone from ``raw/`` take no part."""
@@ -164,10 +173,11 @@ def pair_across_documents(settings: Settings) -> CrossPairs:
     scored: list[Match] = []
     if english and others:
         encoder = encoder_for(settings)
-        offsets = language_offsets({d.language for d in digests}, encoder.encode)
+        offsets = language_offsets({d.language for d in digests}, _sample_embedder(settings))
         found, scored = find_translations(
             english, DocumentIndex(others, offsets), lambda doc: document_sentences(
-                _published_articles(settings, doc), pivot), encoder.encode)
+                _published_articles(settings, doc), pivot), encoder.encode,
+            _sample_embedder(settings))
     pairs = tuple((pairing, _publish_pair(settings, pairing))
                   for pairing in (Pairing.of(match, _identity(settings, match))
                                   for match in found))
@@ -313,15 +323,16 @@ def match_files(files: Sequence[Path], settings: Settings
         if not found or language is None:
             left_out.append(str(file))
             continue
-        digests.append(digest(str(file), language, found, encoder.encode))
+        digests.append(digest(str(file), language, found, _sample_embedder(settings)))
         sentences[str(file)] = found
         identities[str(file)] = identity_of(cleaned.text)
     english = [d for d in digests if d.language == pivot]
     others = [d for d in digests if d.language != pivot]
     if not english or not others:
         return [], [], left_out
-    offsets = language_offsets({d.language for d in digests}, encoder.encode)
+    offsets = language_offsets({d.language for d in digests}, _sample_embedder(settings))
     taken, scored = find_translations(english, DocumentIndex(others, offsets),
-                                      sentences.__getitem__, encoder.encode)
+                                      sentences.__getitem__, encoder.encode,
+                                      _sample_embedder(settings))
     return ([Pairing.of(m, identity_evidence(identities[m.english], identities[m.other]))
              for m in taken], scored, left_out)

@@ -45,14 +45,17 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DIGEST_SIZE", "MIN_SCORE", "Digest", "DocumentIndex", "Match", "digest",
-           "digest_sample", "find_translations", "language_offsets", "link", "number_weights",
-           "numbers_of", "rescore"]
+__all__ = ["DIGEST_SIZE", "DIGEST_TOKENS", "MIN_SCORE", "Digest", "DocumentIndex", "Match",
+           "digest", "digest_sample", "find_translations", "language_offsets", "link",
+           "number_weights", "numbers_of", "rescore"]
 
 Embed = Callable[[list[str]], np.ndarray]
 
-#: Sentences sampled for a document's digest, at most.
-DIGEST_SIZE = 12
+#: Sentences sampled for a document's digest, at most, and the tokens each is cut to:
+#: a digest is made for every act of an edition, so it must be cheap (about 3 s of
+#: embedding for 100 acts on 2 cores: see BENCHMARKS.md).
+DIGEST_SIZE = 8
+DIGEST_TOKENS = 64
 #: Candidates re-scored per English text and language (re-scoring is cheap; a scanned
 #: act among a dozen sibling decisions can rank seventh by its digest).
 CANDIDATES = 10
@@ -368,15 +371,17 @@ def link(matches: Sequence[Match], min_score: float = MIN_SCORE) -> list[Match]:
 
 def find_translations(english: Sequence[Digest], index: DocumentIndex,
                       sentences: Callable[[str], Sequence[str]], embed: Embed,
-                      k: int = CANDIDATES, min_score: float = MIN_SCORE
-                      ) -> tuple[list[Match], list[Match]]:
+                      embed_sample: Embed | None = None, k: int = CANDIDATES,
+                      min_score: float = MIN_SCORE) -> tuple[list[Match], list[Match]]:
     """Each English text's translations among the documents of ``index``: the matches
     taken (:func:`link`) and every match scored (for the report).
 
     Candidates are each English text's ``k`` nearest documents per language
     (:meth:`DocumentIndex.nearest`); ``sentences`` gives an English text's sentences (by
-    its document id), whose vectors ``embed`` gives, as it gives those of the samples.
+    its document id), whose vectors ``embed`` gives; ``embed_sample`` (default
+    ``embed``) gives the samples' as their digests were made.
     """
+    embed_sample = embed_sample or embed
     languages = sorted(set(index.languages.tolist()))
     scored = []
     for profile in english:
@@ -385,7 +390,7 @@ def find_translations(english: Sequence[Digest], index: DocumentIndex,
         for language in languages:
             for other in index.nearest(profile, language, k):
                 scored.append(rescore(profile, english_sentences, english_vectors, other,
-                                      embed([text for _, text in other.sample]),
+                                      embed_sample([text for _, text in other.sample]),
                                       index.weights))
     scored.sort(key=lambda m: (m.english, m.language, -m.score, m.other))
     return link(scored, min_score), scored

@@ -242,8 +242,8 @@ def articles_of(section: Section, text: str) -> list[Article]:
     article heading: a decree that promulgates a treaty) has the act's own text apart,
     keyed :data:`ACT`; its preamble starts at the annex line. In a text with no article
     headings, only the first annex line does so, and only after an act's heading
-    (``DECRETO Nº 8.301``): a decision's own annex follows its text, not an act's. ``text`` is the document's
-    cleaned text; every offset is into it.
+    (``DECRETO Nº 8.301``): a decision's own annex follows its text, not an act's.
+    ``text`` is the document's cleaned text; every offset is into it.
 
     >>> from pipeline.records import Block
     >>> t = ("DECRETO Nº 1\\nPromulga a Decisão.\\nANEXO\\nDecisão n.o 1\\nO COMITÉ,\\n"

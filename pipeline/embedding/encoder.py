@@ -71,20 +71,24 @@ class Encoder:
             self._model.max_seq_length = self.max_tokens
         return self._model
 
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Vectors for ``texts``: an ``(n, 384)`` float32 array of unit rows."""
-        keys = [hashlib.sha1(f"e5q{self.max_tokens}:{text}".encode()).hexdigest()
-                for text in texts]
+    def encode(self, texts: Sequence[str], max_tokens: int | None = None) -> np.ndarray:
+        """Vectors for ``texts``: an ``(n, 384)`` float32 array of unit rows; each text
+        cut to ``max_tokens`` tokens (default: the encoder's), which the cache keys on."""
+        tokens = max_tokens or self.max_tokens
+        keys = [hashlib.sha1(f"e5q{tokens}:{text}".encode()).hexdigest() for text in texts]
         found = self._cached(keys)
         missing = sorted({key: text for key, text in zip(keys, texts, strict=True)
                           if key not in found}.items())
         if missing:
             with self._lock:
-                vectors = self.model.encode([text for _, text in missing], prompt_name="query",
-                                            batch_size=self.batch_size,
-                                            normalize_embeddings=True,
-                                            convert_to_numpy=True,
-                                            show_progress_bar=False).astype(np.float32)
+                self.model.max_seq_length = tokens
+                try:
+                    vectors = self.model.encode(
+                        [text for _, text in missing], prompt_name="query",
+                        batch_size=self.batch_size, normalize_embeddings=True,
+                        convert_to_numpy=True, show_progress_bar=False).astype(np.float32)
+                finally:
+                    self.model.max_seq_length = self.max_tokens
             new = {key: vector for (key, _), vector in zip(missing, vectors, strict=True)}
             self._store(new)
             found.update(new)
