@@ -135,9 +135,9 @@ def main() -> int:
                                          embed_sample)
             times.append(time.perf_counter() - started)
             name = profile.doc_id.removesuffix("-en")
-            found = {m.other for m in taken}
-            right += len(found & {f"{name}-pt", f"{name}-sv"})
-            missed += sorted({f"{name}-pt", f"{name}-sv"} - found)
+            got = {m.other for m in taken}
+            right += len(got & {f"{name}-pt", f"{name}-sv"})
+            missed += sorted({f"{name}-pt", f"{name}-sv"} - got)
     print("| documents in the index | index built | per new document (median) | slowest "
           "| translations found |")
     print("|---:|---:|---:|---:|---:|")
