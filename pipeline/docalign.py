@@ -52,8 +52,8 @@ __all__ = ["DIGEST_SIZE", "DIGEST_TOKENS", "MIN_SCORE", "Digest", "DocumentIndex
 Embed = Callable[[list[str]], np.ndarray]
 
 #: Sentences sampled for a document's digest, at most, and the tokens each is cut to:
-#: a digest is made for every act of an edition, so it must be cheap (about 3 s of
-#: embedding for 100 acts on 2 cores: see BENCHMARKS.md).
+#: a digest is made for every act of an edition, so it must be cheap (29 s of embedding
+#: for the 465 acts of a 158-page edition on 2 cores, 52 s with 12 sentences of 128).
 DIGEST_SIZE = 8
 DIGEST_TOKENS = 64
 #: Candidates re-scored per English text and language (re-scoring is cheap; a scanned
