@@ -1,9 +1,16 @@
 """``gazette review --serve``: the review page as a local web app that takes decisions.
 
-A Starlette app bound to 127.0.0.1. Every request must carry the session's random
-token (``?token=…`` or the ``X-Gazette-Token`` header): anything else on the machine
-gets 403. Only documents the catalog knows and that are published are served (404
-otherwise).
+A Starlette app bound to 127.0.0.1. Every request, whatever its path, must carry the
+session's random token (``?token=…`` or the ``X-Gazette-Token`` header): anything else
+on the machine gets 403. Only documents the catalog knows and that are published are
+served (404 otherwise).
+
+A decision is taken only as the page itself sends it (:func:`checked_request`): a JSON
+body (``Content-Type: application/json``, else 415) of at most :data:`MAX_BODY` bytes
+(413), from the page's own origin (an ``Origin`` header naming another site: 403; an
+HTML form on another page can send neither JSON nor the token header), with fields of
+the right types (400 with the reason; a word and its correction of at most
+:data:`MAX_WORD` characters). A refused request leaves ``reviews/`` untouched.
 
 ``GET /`` lists the documents; ``GET /doc/{doc}`` is the review page of
 :mod:`pipeline.review` with the actions; ``POST /doc/{doc}/decisions`` takes one action
@@ -15,6 +22,7 @@ on one row of that page (``{"row": 3, "language": "pt", "action": "join", "side"
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Any
 
@@ -22,6 +30,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pipeline.catalog import Catalog
 from pipeline.config import Settings
@@ -30,7 +39,51 @@ from pipeline.review import Document, load, render
 from pipeline.reviews import edit_context, record, sentence_key
 from pipeline.stages import encoder_for
 
-__all__ = ["decision_for", "review_app"]
+__all__ = ["MAX_BODY", "MAX_WORD", "checked_request", "decision_for", "review_app"]
+
+#: The largest decision body taken, in bytes (a decision is a few hundred).
+MAX_BODY = 16_384
+#: The longest word, and correction of it, a reviewer may record.
+MAX_WORD = 200
+
+_FIELDS: dict[str, tuple[type, ...]] = {
+    "row": (int,), "language": (str,), "action": (str,), "side": (str,),
+    "direction": (str,), "word": (str,), "correction": (str,)}
+
+
+def checked_request(body: bytes) -> dict[str, Any]:
+    """A decision request's fields, read from its JSON ``body`` and checked for shape.
+
+    >>> checked_request(b'{"row": 3, "language": "pt", "action": "confirm"}')
+    {'row': 3, 'language': 'pt', 'action': 'confirm'}
+    >>> checked_request(b'{"row": true, "language": "pt", "action": "confirm"}')
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.InputError: 'row' must be a int, not true
+    >>> checked_request(b"[" * 100_000)
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.InputError: the body is not a JSON object
+    """
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        raise InputError("the body is not a JSON object") from None
+    if not isinstance(data, dict):
+        raise InputError("the body is not a JSON object")
+    for name, value in data.items():
+        kinds = _FIELDS.get(name)
+        if kinds is None:
+            raise InputError(f"unknown field {name!r}")
+        if not isinstance(value, kinds) or isinstance(value, bool):
+            raise InputError(f"{name!r} must be a {kinds[0].__name__}, not "
+                             f"{json.dumps(value)[:40]}")
+        if isinstance(value, str) and len(value) > MAX_WORD:
+            raise InputError(f"{name!r} is longer than {MAX_WORD} characters")
+    for name in ("row", "language", "action"):
+        if name not in data:
+            raise InputError(f"{name!r} is missing")
+    return data
 
 
 def decision_for(document: Document, request: dict[str, Any]) -> dict[str, Any]:
@@ -44,7 +97,7 @@ def decision_for(document: Document, request: dict[str, Any]) -> dict[str, Any]:
     """
     rows = document.rows
     number = request.get("row")
-    if not isinstance(number, int) or not 0 <= number < len(rows):
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < len(rows):
         raise InputError(f"no row {number!r} on this page")
     row, language, action = rows[number], request.get("language"), request.get("action")
     if not isinstance(language, str) or language not in document.languages:
@@ -105,13 +158,18 @@ def _edit(document: Document, article: str, ids: tuple[int, ...], language: str,
     raise InputError(f"{word!r} is not in that row's {language} text")
 
 
-def review_app(settings: Settings, token: str, who: str) -> Starlette:
+def review_app(settings: Settings, token: str, who: str) -> ASGIApp:
     """The app for one project, answering only requests that carry ``token``;
     decisions are recorded as made by ``who``."""
 
     def allowed(request: Request) -> bool:
         given = request.query_params.get("token") or request.headers.get("x-gazette-token")
         return given is not None and secrets.compare_digest(given, token)
+
+    def foreign(request: Request) -> bool:
+        """A request another site's page sent (its Origin is not this app's)."""
+        origin = request.headers.get("origin")
+        return origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}"
 
     def document(doc_id: str, maps: bool = False) -> Document | None:
         if Catalog(settings).document(doc_id) is None:
@@ -122,8 +180,6 @@ def review_app(settings: Settings, token: str, who: str) -> Starlette:
             return None
 
     async def index(request: Request) -> Response:
-        if not allowed(request):
-            return _refused()
         links = "".join(
             f'<li><a href="/doc/{row.doc_id}?token={token}">{row.doc_id}</a></li>'
             for row in Catalog(settings).documents()
@@ -133,36 +189,57 @@ def review_app(settings: Settings, token: str, who: str) -> Starlette:
                             f"<ul>{links}</ul></body></html>")
 
     async def page(request: Request) -> Response:
-        if not allowed(request):
-            return _refused()
         found = document(request.path_params["doc"], maps=True)
         if found is None:
             return _unknown(request.path_params["doc"])
         return HTMLResponse(render(found, serve=f"/doc/{found.doc_id}/decisions?token={token}"))
 
     async def decide(request: Request) -> Response:
-        if not allowed(request):
-            return _refused()
+        if foreign(request):
+            return _error("decisions are taken from this review page only", 403)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return _error("a decision is sent as application/json", 415)
+        if int(request.headers.get("content-length") or 0) > MAX_BODY:
+            return _error(f"a decision is at most {MAX_BODY} bytes", 413)
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                return _error(f"a decision is at most {MAX_BODY} bytes", 413)
+        try:
+            fields = checked_request(body)
+        except InputError as exc:
+            return _error(str(exc), 400)
         found = document(request.path_params["doc"])
         if found is None:
             return _unknown(request.path_params["doc"])
         try:
-            body = await request.json()
-            decision = decision_for(found, body if isinstance(body, dict) else {})
-            line = record(settings, found.doc_id, decision, who)
-        except (InputError, ValueError) as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
+            line = record(settings, found.doc_id, decision_for(found, fields), who)
+        except InputError as exc:
+            return _error(str(exc), 400)
         return JSONResponse(line)
 
-    return Starlette(routes=[
+    app = Starlette(routes=[
         Route("/", index), Route("/doc/{doc}", page),
         Route("/doc/{doc}/decisions", decide, methods=["POST"]),
     ])
 
+    async def gate(scope: Scope, receive: Receive, send: Send) -> None:
+        """Every path answers 403 without the token, before any route is looked up."""
+        if scope["type"] == "http" and not allowed(Request(scope)):
+            await _refused()(scope, receive, send)
+            return
+        await app(scope, receive, send)
+
+    return gate
+
 
 def _refused() -> Response:
-    return JSONResponse({"error": "this review session's token is missing or wrong"},
-                        status_code=403)
+    return _error("this review session's token is missing or wrong", 403)
+
+
+def _error(reason: str, status: int) -> Response:
+    return JSONResponse({"error": reason}, status_code=status)
 
 
 def _unknown(doc_id: str) -> Response:
