@@ -587,19 +587,41 @@ def status(root: RootOption = Path()) -> None:
     for column in ("document", "status", "pages", "stages (seconds)", "updated", "error"):
         table.add_column(column, **({"overflow": "fold"} if column in ("stages (seconds)", "error")
                                     else {"no_wrap": True}))
+    in_inbox = _inbox_documents(settings)
+    gone = [row.doc_id for row in rows if row.doc_id not in in_inbox]
     for row in rows:
         stages = " ".join(f"{name} {seconds:.1f}" if state == "done" and seconds is not None
                           else f"[red]{name} {state}[/red]"
                           for name, (state, seconds) in row.stages.items())
         status_text = "[red]failed[/red]" if row.status == "failed" else row.status
+        if row.doc_id in gone:
+            status_text += " [yellow](file gone)[/yellow]"
         table.add_row(row.doc_id, status_text, str(row.pages or 0), stages, row.updated,
                       row.error or "")
     console.print(table)
+    if gone:
+        console.print(f"{len(gone)} document(s) whose file is gone from raw/: their outputs "
+                      "and review decisions are kept, and they pair with nothing; remove "
+                      "cleaned/<doc>/, aligned/<doc>/ and reviews/<doc>.jsonl by hand if they "
+                      "are no longer wanted")
     _print_pairs(settings)
     for run_id, trigger, started, finished, processed, skipped, failed in catalog.runs():
         console.print(f"run {run_id} ({trigger}) {started} → {finished or 'unfinished'}: "
                       f"{processed or 0} processed, {skipped or 0} unchanged, "
                       f"{failed or 0} failed")
+
+
+def _inbox_documents(settings: Settings) -> set[str]:
+    """The documents of the files in raw/ (an edition's acts with it), as last processed
+    or not yet."""
+    from pipeline.ingest import discover
+    from pipeline.store import read_manifest
+
+    found: set[str] = set()
+    for source in discover(settings):
+        found.add(source.doc_id)
+        found.update((read_manifest(settings, source.doc_id) or {}).get("acts") or ())
+    return found
 
 
 def _print_pairs(settings: Settings) -> None:

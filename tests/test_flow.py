@@ -233,3 +233,7 @@ def test_a_document_is_its_file_whatever_its_content(tmp_path: Path, prefect_api
     assert (manifest("d")["doc_id"], manifest("d")["source"]) == ("d", "d.pdf")
     units = (tmp_path / "aligned" / "d" / "d.jsonl").read_text(encoding="utf-8").splitlines()
     assert units and {json.loads(line)["doc"] for line in units} == {"d"}
+    # the renamed file's former document is kept, and said to be gone
+    status = " ".join(gazette("status", cwd=tmp_path).stdout.split())
+    assert re.search(r"│ c │ done \(file gone\)", status), status
+    assert "1 document(s) whose file is gone from raw/" in status
