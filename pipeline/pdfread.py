@@ -24,6 +24,7 @@ import logging
 import multiprocessing
 import os
 import shutil
+import socket
 import tempfile
 import threading
 import time
@@ -187,20 +188,29 @@ class _Progress:
 
 @contextmanager
 def _scratch_folder(settings: Settings, purpose: str) -> Iterator[Path]:
-    """A temporary folder under ``.gazette/tmp`` named for this process, removed after.
+    """A temporary folder under ``.gazette/tmp/<host>`` named for this process, removed
+    after.
 
     A process killed while it reads (``kill -9``) cannot remove its folder; the next
-    read removes every folder whose process is gone (:func:`sweep_scratch`).
+    read on this machine removes every folder whose process is gone
+    (:func:`sweep_scratch`).
     """
-    root = settings.state / "tmp"
+    root = scratch_root(settings)
     root.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f"{purpose}-{os.getpid()}-", dir=root) as tmp:
         yield Path(tmp)
 
 
+def scratch_root(settings: Settings) -> Path:
+    """This machine's scratch folders: ``.gazette/tmp/<host>`` (machines sharing the
+    project folder each sweep their own only: a process id means nothing elsewhere)."""
+    return settings.state / "tmp" / (socket.gethostname() or "localhost")
+
+
 def sweep_scratch(settings: Settings) -> list[str]:
-    """Remove the scratch folders of processes that are gone; returns their names."""
-    root = settings.state / "tmp"
+    """Remove this machine's scratch folders of processes that are gone; returns their
+    names."""
+    root = scratch_root(settings)
     swept = []
     for folder in sorted(root.iterdir()) if root.is_dir() else ():
         pid = folder.name.split("-")[1] if folder.name.count("-") >= 2 else ""

@@ -116,14 +116,16 @@ def test_repair_of_text_that_changes_past_every_limit_does_not_crash():
 
 
 def test_scratch_folders_of_killed_runs_are_swept(settings: Settings):
-    """kill -9 during OCR leaves page images; the next read removes them, and only them."""
-    from pipeline.pdfread import sweep_scratch
+    """kill -9 during OCR leaves page images; the next read removes them, and only them:
+    not a live process's, nor another machine's (its process ids are not this one's)."""
+    from pipeline.pdfread import scratch_root, sweep_scratch
 
-    scratch = settings.state / "tmp"
+    scratch = scratch_root(settings)
     dead = scratch / "ocr-999999999-abcd"
     live = scratch / f"ocr-{os.getpid()}-efgh"
-    for folder in (dead, live):
+    elsewhere = settings.state / "tmp" / "another-host" / "ocr-999999999-ijkl"
+    for folder in (dead, live, elsewhere):
         folder.mkdir(parents=True)
         (folder / "page-0001.pgm").write_bytes(b"P5 1 1 255 \x00")
     assert sweep_scratch(settings) == [dead.name]
-    assert not dead.exists() and live.exists()
+    assert not dead.exists() and live.exists() and elsewhere.exists()
