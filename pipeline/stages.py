@@ -7,6 +7,7 @@ records and write nothing.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from collections import Counter
@@ -51,6 +52,7 @@ __all__ = [
     "align_params",
     "current_documents",
     "edition_summary",
+    "embedding_cache",
     "encoder_for",
     "export_corpus",
     "finish",
@@ -163,7 +165,18 @@ def align_params(settings: Settings) -> AlignParams:
 
 def encoder_for(settings: Settings) -> Encoder:
     """The run's encoder: one per model and cache, so the model loads once."""
-    return _encoder(settings.model_dir, settings.state / "embeddings.sqlite")
+    return _encoder(settings.model_dir, embedding_cache(settings))
+
+
+def embedding_cache(settings: Settings) -> Path:
+    """Where vectors are cached: ``.gazette/embeddings.sqlite`` on one machine; with a
+    PostgreSQL catalog (machines sharing the project folder, perhaps over NFS, where
+    SQLite's locks do not hold), a cache of this machine's beside its model, one per
+    project: ``<model dir>/../embeddings/<project digest>.sqlite``."""
+    if settings.catalog_url is None:
+        return settings.state / "embeddings.sqlite"
+    project = hashlib.sha1(str(settings.state.resolve()).encode()).hexdigest()[:12]
+    return settings.model_dir.parent / "embeddings" / f"{project}.sqlite"
 
 
 @cache

@@ -86,3 +86,13 @@ def test_a_password_in_the_catalog_url_is_never_printed(tmp_path: Path):
         tmp_path, catalog_url="postgresql+psycopg://gazette:s3cret@db-host/catalog")
     assert settings.changed() == {"catalog_url": "postgresql+psycopg://gazette:***@db-host/catalog"}
     assert "s3cret" not in str(settings.changed())
+
+
+def test_machines_sharing_a_project_keep_their_embedding_caches_apart(tmp_path: Path):
+    from pipeline.stages import embedding_cache
+
+    alone = Settings.for_root(tmp_path)
+    assert embedding_cache(alone) == tmp_path / ".gazette" / "embeddings.sqlite"
+    shared = replace(alone, catalog_url="postgresql+psycopg://gazette@db-host/catalog")
+    assert not embedding_cache(shared).is_relative_to(tmp_path)
+    assert embedding_cache(shared).parent == shared.model_dir.parent / "embeddings"
