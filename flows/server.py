@@ -53,14 +53,16 @@ class LocalServer:
         self._process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 120.0) -> LocalServer:
-        """Start the server and wait until ``/api/health`` answers."""
+        """Start the server and wait until ``/api/health`` answers. Its UI is told where
+        its API is (``PREFECT_SERVER_UI_API_URL``, unless set already): left to itself
+        it calls port 4200, whatever port it serves on."""
         prefect = shutil.which("prefect", path=str(Path(sys.executable).parent)) or "prefect"
         self._log.parent.mkdir(parents=True, exist_ok=True)
+        env = {"PREFECT_SERVER_UI_API_URL": self.api_url, **os.environ}
         with self._log.open("ab") as log:
             self._process = subprocess.Popen(
                 [prefect, "server", "start", "--host", "127.0.0.1", "--port", str(self.port)],
-                stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy(),
-                start_new_session=True)
+                stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self._process.poll() is not None:

@@ -188,3 +188,14 @@ def test_documents_fan_out_to_a_dask_local_cluster(
     assert "1 processed" in dask.stdout
     # the same bytes as the sample project's run in one process
     assert snapshot(root) == sample_run.outputs(inputs)
+
+
+@pytest.mark.slow
+def test_the_prefect_ui_of_a_server_on_another_port_calls_that_port(
+        prefect_api: dict[str, str]):
+    """A server started by gazette on any port tells its UI where its API is (left to
+    itself, Prefect's UI calls port 4200 and shows 'Can't connect to Server API')."""
+    api = prefect_api["PREFECT_API_URL"]
+    with urllib.request.urlopen(api.removesuffix("/api") + "/ui-settings", timeout=10) as r:
+        settings = json.loads(r.read())
+    assert settings["api_url"] == api and not api.endswith(":4200/api")
