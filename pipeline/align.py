@@ -18,6 +18,7 @@ import numpy as np
 from pipeline.records import Article, ArticlePair, SentencePair
 from pipeline.reviews import Review, anchors
 from pipeline.sentalign import AlignParams, Bead, align
+from pipeline.structure import sentence_texts
 
 __all__ = ["align_around", "align_sentences", "pair_articles"]
 
@@ -55,11 +56,6 @@ def pair_articles(
     return pairs
 
 
-def _sentences(article: Article) -> list[str]:
-    return [article.text[start - article.start:end - article.start]
-            for start, end in article.sentences]
-
-
 def align_sentences(
     pairs: dict[str, list[ArticlePair]], embed: Embed,
     params: AlignParams | None = None, flag_below: float = 0.5, second_pass: bool = False,
@@ -72,13 +68,13 @@ def align_sentences(
     caches them); with ``second_pass`` the aligner also embeds merged neighbours.
     """
     every = [s for language_pairs in pairs.values() for pair in language_pairs
-             for article in (pair.pivot, pair.other) for s in _sentences(article)]
+             for article in (pair.pivot, pair.other) for s in sentence_texts(article)]
     vectors = dict(zip(every, embed(every), strict=True)) if every else {}
     result: dict[str, list[SentencePair]] = {}
     for language, language_pairs in pairs.items():
         found = result.setdefault(language, [])
         for pair in language_pairs:
-            src, tgt = _sentences(pair.pivot), _sentences(pair.other)
+            src, tgt = sentence_texts(pair.pivot), sentence_texts(pair.other)
             src_vecs = np.array([vectors[s] for s in src]).reshape(len(src), -1)
             tgt_vecs = np.array([vectors[s] for s in tgt]).reshape(len(tgt), -1)
             fixed, rejected = (anchors(review, pair.key, language, src, tgt) if review

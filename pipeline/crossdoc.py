@@ -44,7 +44,7 @@ from pipeline.pairing import Identity, identity_evidence, identity_from_json, id
 from pipeline.records import Article, Section
 from pipeline.stages import align_params, current_documents, encoder_for, read_structure
 from pipeline.store import DocumentOutput, read_manifest
-from pipeline.structure import ACT, decree_number
+from pipeline.structure import ACT, decree_number, sentence_texts
 
 __all__ = ["MINOR_SHARE", "CrossPairs", "Pairing", "document_language", "match_files",
            "pair_across_documents", "pair_documents", "published_pairs", "run_digest"]
@@ -82,9 +82,8 @@ def document_sentences(articles: dict[str, list[Article]], language: str) -> lis
     """A document's sentences in ``language``, in order, headings included; the text
     of an act printing the treaty as its annex (:data:`pipeline.structure.ACT`) is left
     out, as no translation of the treaty holds it."""
-    return [article.text[start - article.start:end - article.start]
-            for article in articles.get(language, []) if article.key != ACT
-            for start, end in article.sentences]
+    return [sentence for article in articles.get(language, []) if article.key != ACT
+            for sentence in sentence_texts(article)]
 
 
 def run_digest(articles: dict[str, list[Article]], sections: list[Section],

@@ -45,6 +45,8 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.structure import normalize_number
+
 __all__ = ["DIGEST_SIZE", "DIGEST_TOKENS", "MIN_SCORE", "Digest", "DocumentIndex", "Match",
            "digest", "digest_sample", "find_translations", "language_offsets", "link",
            "number_weights", "numbers_of", "rescore"]
@@ -294,16 +296,26 @@ def _ordered_chain(picks: list[tuple[int, int, float]]) -> list[tuple[int, int, 
 
 
 _NUMBER = re.compile(r"\d+")
+#: Upper-case roman numerals from 2 to 89, as one language's ``Artigo XXVI`` is another's
+#: ``Article 26`` (of single letters only ``V`` and ``X``: ``I`` is the English pronoun,
+#: ``L`` a series of the Official Journal).
+_ROMAN_NUMBER = re.compile(r"\b(?=[IVXL])(?:XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
 
 
 def numbers_of(text: str) -> Counter[str]:
     """The numbers a text holds, as digit runs without leading zeros, whatever the
-    language writes around them (``27.7.2017``, ``27 July 2017``, ``103(1)``, ``103.1``).
+    language writes around them (``27.7.2017``, ``27 July 2017``, ``103(1)``, ``103.1``)
+    or however it writes them (``Article 26``, ``Artigo XXVI``).
 
     >>> sorted(numbers_of("OJ L 195, 27.7.2017, p. 036").elements())
     ['195', '2017', '27', '36', '7']
+    >>> sorted(numbers_of("o parágrafo 2 do Artigo XXVI, o Artigo V; I know").elements())
+    ['2', '26', '5']
     """
-    return Counter(n.lstrip("0") or "0" for n in _NUMBER.findall(text))
+    digits = [n.lstrip("0") or "0" for n in _NUMBER.findall(text)]
+    romans = [normalize_number(n) for n in _ROMAN_NUMBER.findall(text)
+              if len(n) > 1 or n in ("V", "X")]
+    return Counter(digits + romans)
 
 
 def _jaccard(a: Counter[str], b: Counter[str]) -> float:

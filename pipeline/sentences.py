@@ -30,7 +30,7 @@ import re
 
 from pipeline.lexicon import DEVANAGARI_MARKS
 
-__all__ = ["ABBREVIATIONS", "split_sentences"]
+__all__ = ["ABBREVIATIONS", "segment_text", "split_sentences"]
 
 #: Abbreviations that take a full stop and do not end a sentence, lowercased,
 #: without their final full stop. Checked for every language, as treaties mix them.
@@ -117,6 +117,19 @@ def split_sentences(text: str, language: str = "en") -> list[tuple[int, int]]:
         spans += _split_paragraph(text, start, end)
         start = brk.end() if brk else end
     return spans
+
+
+def segment_text(sentence: str) -> str:
+    """A sentence as a segment of one line: a line break inside it (a wrap, a page or
+    column break mid-sentence) is a space, or nothing after a hyphen.
+
+    >>> segment_text("essa pessoa não terá direito a\\n\\nqualquer benefício ou non-\\nresident")
+    'essa pessoa não terá direito a qualquer benefício ou non-resident'
+    """
+    return _WRAP.sub(lambda m: "-" if m.group("hyphen") else " ", sentence)
+
+
+_WRAP = re.compile(r"(?:(?<=\w)(?P<hyphen>-))?[ \t]*\n\s*")
 
 
 def _usual_line_length(text: str) -> int:

@@ -42,7 +42,7 @@ from pipeline.records import (
 from pipeline.repair import RULES, RepairConfig, repair
 from pipeline.reviews import Review, apply_edits
 from pipeline.sentalign import AlignParams, Bead
-from pipeline.sentences import split_sentences
+from pipeline.sentences import segment_text, split_sentences
 from pipeline.store import DocumentOutput, jsonl, publish_folder, read_manifest
 from pipeline.structure import decree_number, structure_json, structure_of
 
@@ -344,7 +344,7 @@ def align_files(src: Path, tgt: Path, settings: Settings, *, src_lang: str, tgt_
     def segments(path: Path, language: str) -> list[str]:
         text = path.read_text(encoding="utf-8")
         if split:
-            return [text[a:b] for a, b in split_sentences(text, language)]
+            return [segment_text(text[a:b]) for a, b in split_sentences(text, language)]
         return text.splitlines()
 
     source, target = segments(src, src_lang), segments(tgt, tgt_lang)

@@ -25,7 +25,7 @@ from typing import Any
 
 from pipeline.acts import heading_kind
 from pipeline.records import Article, Section, Unit
-from pipeline.sentences import split_sentences
+from pipeline.sentences import segment_text, split_sentences
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,7 @@ __all__ = [
     "decree_number",
     "find_headings",
     "normalize_number",
+    "sentence_texts",
     "spans_of",
     "structure_json",
     "structure_of",
@@ -306,6 +307,12 @@ def _article(language: str, number: str, key: str, heading: str, text: str, star
     return Article(language=language, number=number, key=key, heading=heading,
                    text=content, level=level, parent=parent, start=start, end=end,
                    units=units, sentences=sentences)
+
+
+def sentence_texts(article: Article) -> list[str]:
+    """The article's sentences as segments, each on one line (:func:`segment_text`)."""
+    return [segment_text(article.text[start - article.start:end - article.start])
+            for start, end in article.sentences]
 
 
 def structure_of(sections: list[Section], text: str) -> dict[str, list[Article]]:

