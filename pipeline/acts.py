@@ -204,6 +204,10 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
                 lines[index + 1].text if index + 1 < len(lines) else "",
                 same_page=bool(recent) and recent[-1].page == line.page):
             kind = None  # a capitalised phrase a title or a sentence runs through
+        if kind and current and recent and current.lines[-1:] == recent[-1:] \
+                and _banner_without_its_dot(recent[-1].text):
+            ministry, fresh, capitals = recent[-1].text, True, []
+            del current.lines[-1]  # it heads the new act, not the end of the last
         if line.text == "." and recent and not _mostly_capitals(recent[-1].text):
             banner = _banner(recent)  # "Ministério da Defesa" / "."
             ministry, fresh, capitals = " ".join(b.text for b in banner), True, []
@@ -306,6 +310,19 @@ def _banner(recent: list[_Line]) -> list[_Line]:
     Exterior``), else the line just above."""
     starts = [i for i, line in enumerate(recent) if _BANNER.match(line.text)]
     return recent[starts[-1]:] if starts else recent[-1:]
+
+
+def _banner_without_its_dot(line: str) -> bool:
+    """A banner straight over a heading, its "." line lost (OCR misses a dot alone on
+    its line): a short line in title case starting as banners do, with no end mark.
+
+    >>> _banner_without_its_dot("Atos do Poder Executivo")
+    True
+    >>> _banner_without_its_dot("Conselho Nacional de Saúde, nos termos do art. 5º:")
+    False
+    """
+    return (bool(_BANNER.match(line)) and not _mostly_capitals(line)
+            and len(line.split()) <= 8 and not re.search(r"[.,;:!?]$", line))
 
 
 def _lines(pages: Sequence[Page]) -> Iterator[_Line]:

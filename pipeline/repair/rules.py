@@ -439,7 +439,8 @@ def reflow_hard_wraps(text: str) -> str:
     unless it ends a sentence or clause (``.``, ``:``, ``;``: a paragraph break
     follows), it is short for the page's width and the next starts in capitals (the
     end of a paragraph, a title or signature line), or either line is a heading, a
-    numbered paragraph or an item; ``exem-`` + ``plo`` becomes ``exemplo`` where the
+    numbered paragraph or an item, or one is in capitals and the other not (a title,
+    an annex's or a signer's name); ``exem-`` + ``plo`` becomes ``exemplo`` where the
     lexicon knows the joined word and not the hyphenated one (``comunicar-se`` keeps
     its hyphen).
 
@@ -463,6 +464,12 @@ def reflow_hard_wraps(text: str) -> str:
     <BLANKLINE>
     DILMA ROUSSEFF
     Luiz Alberto Machado
+    >>> print(reflow_hard_wraps("O Comité produz efeitos\\na partir da data das\\n"
+    ...       "assinaturas do Comité\\nAPÊNDICE A\\nOrganismos de avaliação aditados\\n"
+    ...       "à lista"))
+    O Comité produz efeitos a partir da data das assinaturas do Comité
+    APÊNDICE A
+    Organismos de avaliação aditados à lista
 
     Unsafe for verse or tables, whose line breaks mean something.
     """
@@ -482,7 +489,8 @@ def reflow_hard_wraps(text: str) -> str:
             out.append(("\n" if _ends_clause(before) else "") + line)
         elif _ends_clause(before):
             out.append("\n" + line)
-        elif len(above.strip()) < short and not current[0].islower():
+        elif (len(above.strip()) < short or _in_capitals(before) != _in_capitals(current)
+              ) and not current[0].islower():
             out.append(line)
         else:
             out[-1] = f"{previous.rstrip()} {current}"
@@ -491,6 +499,12 @@ def reflow_hard_wraps(text: str) -> str:
 
 def _is_unit(line: str) -> bool:
     return bool(_HEADING_LINE.match(line) or _UNIT_START.match(line))
+
+
+def _in_capitals(line: str) -> bool:
+    """``APÊNDICE A``, ``DILMA ROUSSEFF``: letters, none of them lower case."""
+    letters = [c for c in line if c.isalpha()]
+    return len(letters) >= 2 and not any(c.islower() for c in letters)
 
 
 def _ends_clause(line: str) -> bool:
