@@ -59,6 +59,8 @@ _CANDIDATE = re.compile(
 )
 #: A line break, with the blank lines and indentation after it.
 _BREAK = re.compile(r"[ \t]*\n\s*")
+#: A line break inside a segment, with the hyphen of a word broken over it.
+_WRAP = re.compile(r"(?:(?<=\w)(?P<hyphen>-))?" + _BREAK.pattern)
 #: An item label or an article heading opening a line.
 _LINE_OPENER = re.compile(
     r"""["“]?(?:\(?\d{1,3}\)|\d{1,3}\.(?!\d)|\(?[a-z]{1,2}\)|\(?[ivxlc]+\)|§
@@ -127,9 +129,6 @@ def segment_text(sentence: str) -> str:
     'essa pessoa não terá direito a qualquer benefício ou non-resident'
     """
     return _WRAP.sub(lambda m: "-" if m.group("hyphen") else " ", sentence)
-
-
-_WRAP = re.compile(r"(?:(?<=\w)(?P<hyphen>-))?[ \t]*\n\s*")
 
 
 def _usual_line_length(text: str) -> int:
