@@ -48,8 +48,8 @@ import numpy as np
 from pipeline.structure import normalize_number
 
 __all__ = ["DIGEST_SIZE", "DIGEST_TOKENS", "MIN_SCORE", "Digest", "DocumentIndex", "Match",
-           "digest", "digest_sample", "find_translations", "language_offsets", "link",
-           "number_weights", "numbers_of", "rescore"]
+           "Sentences", "digest", "digest_sample", "find_translations", "language_offsets",
+           "link", "number_weights", "numbers_of", "rescore"]
 
 Embed = Callable[[list[str]], np.ndarray]
 
@@ -203,6 +203,11 @@ class Match:
 #: How much a sampled sentence's best counterpart must stand out from its next best
 #: ones (cosine margin, with a bonus for numbers in common) to count as found.
 MIN_MARGIN = 0.02
+#: The length (in characters) a sentence's counterpart has at least, relative to it,
+#: shorter over longer: a third, well under what translations between the pipeline's
+#: languages run (0.7–1.3), and over what a heading is to a sentence (chosen on the
+#: tuning half of ``bench/pairing_bench.py``, see BENCHMARKS.md).
+LENGTH_RATIO = 0.35
 #: The cosine similarity a counterpart needs (the model's unrelated sentences score
 #: 0.73–0.87, its translations 0.77–0.95).
 FLOOR = 0.80
@@ -221,14 +226,27 @@ NUMBERS_FLOOR = 0.75
 NUMBERS_FULL = 0.92
 
 
-def rescore(english: Digest, english_sentences: Sequence[str], english_vectors: np.ndarray,
-            other: Digest, sample_vectors: np.ndarray,
-            weights: dict[str, float] | None = None) -> Match:
+@dataclass(frozen=True)
+class Sentences:
+    """A text's sentences as re-scoring looks samples up among them: their vectors,
+    their numbers (:func:`numbers_of`) and their lengths in characters."""
+
+    vectors: np.ndarray
+    numbers: tuple[Counter[str], ...]
+    lengths: np.ndarray
+
+    @classmethod
+    def of(cls, sentences: Sequence[str], embed: Embed) -> Sentences:
+        return cls(embed(list(sentences)), tuple(map(numbers_of, sentences)),
+                   np.array([len(s) for s in sentences], dtype=np.float32))
+
+
+def rescore(english: Digest, english_sentences: Sentences, other: Digest,
+            sample_vectors: np.ndarray, weights: dict[str, float] | None = None) -> Match:
     """How well ``other``'s sampled sentences are found, in order, among ``english``'s.
 
-    Each sampled sentence's counterpart is its most similar English sentence (numbers in
-    common breaking near-ties) if it stands out from the next best by
-    :data:`MIN_MARGIN` and is similar enough (:data:`FLOOR`). The heaviest chain of
+    Each sampled sentence's counterpart is its most similar English sentence of a
+    comparable length, if it stands out (:func:`_counterpart`). The heaviest chain of
     counterparts in the samples' order is what the documents share. The score is the
     product of: the chain's share of the samples in the stretch it spans; the share of
     each document that stretch covers (full from :data:`MIN_SHARE`); how alike in
@@ -238,20 +256,11 @@ def rescore(english: Digest, english_sentences: Sequence[str], english_vectors: 
     :data:`NUMBERS_FLOOR` and full from :data:`NUMBERS_FULL`; and, for a chain of
     fewer than three, its length over three.
     """
-    english_numbers = [numbers_of(s) for s in english_sentences]
     picks: list[tuple[int, int, float]] = []  # (sample, English sentence, cosine)
-    for i, row in enumerate(sample_vectors @ english_vectors.T):
-        if row.size == 0:
-            break
-        top = np.argsort(-row, kind="stable")[:5]
-        sample_numbers = numbers_of(other.sample[i][1])
-        adjusted = [float(row[j]) + NUMBER_BONUS * _jaccard(sample_numbers,
-                                                              english_numbers[j]) for j in top]
-        best = int(np.argmax(adjusted))
-        rivals = [value for k, value in enumerate(adjusted) if k != best]
-        margin = adjusted[best] - (float(np.mean(rivals)) if rivals else 0.0)
-        if margin >= MIN_MARGIN and row[top[best]] > FLOOR:
-            picks.append((i, int(top[best]), float(row[top[best]])))
+    for i, row in enumerate(sample_vectors @ english_sentences.vectors.T):
+        found = _counterpart(row, other.sample[i][1], english_sentences)
+        if found:
+            picks.append((i, *found))
     chain = _ordered_chain(picks)
     numbers = _containment(english.numbers, other.numbers, weights or {})
     if not chain:
@@ -273,6 +282,42 @@ def rescore(english: Digest, english_sentences: Sequence[str], english_vectors: 
     return Match(english.doc_id, other.doc_id, other.language, round(score, 4), len(chain),
                  sampled, round(float(np.mean([c for _, _, c in chain])), 4),
                  round(english_share, 4), round(other_share, 4), round(length, 4), numbers)
+
+
+def _counterpart(row: np.ndarray, sample: str, english: Sentences
+                 ) -> tuple[int, float] | None:
+    """A sampled sentence's counterpart among the English sentences, as (index, cosine),
+    from its similarities ``row`` to them; None if it has none.
+
+    Only a sentence of a comparable length can translate it (:data:`LENGTH_RATIO`: in
+    this model a short line such as ``Article 8`` is close to every sentence of its
+    text, and would outrank the real counterpart or crowd out its margin). The best of
+    its five most similar of those (with :data:`NUMBER_BONUS` for numbers in common)
+    counts if it is similar enough (:data:`FLOOR`) and stands out from the others by
+    :data:`MIN_MARGIN`.
+
+    >>> english = Sentences.of(["Article 8", "b" * 40, "c" * 40], lambda s: np.eye(3))
+    >>> _counterpart(np.array([0.90, 0.86, 0.83]), "x" * 40, english)
+    (1, 0.86)
+    >>> _counterpart(np.array([0.90, 0.86, 0.85]), "x" * 40, english)  # not told apart
+    >>> _counterpart(np.array([0.90, 0.86, 0.83]), "x" * 8, english)
+    (0, 0.9)
+    """
+    shorter = np.minimum(english.lengths, len(sample))
+    longer = np.maximum(np.maximum(english.lengths, len(sample)), 1)
+    comparable = np.flatnonzero(shorter / longer >= LENGTH_RATIO)
+    top = comparable[np.argsort(-row[comparable], kind="stable")[:5]]
+    numbers = numbers_of(sample)
+    adjusted = [float(row[j]) + NUMBER_BONUS * _jaccard(numbers, english.numbers[j])
+                for j in top]
+    if not adjusted:
+        return None
+    best = int(np.argmax(adjusted))
+    rivals = [value for k, value in enumerate(adjusted) if k != best]
+    margin = adjusted[best] - (float(np.mean(rivals)) if rivals else 0.0)
+    if margin < MIN_MARGIN or row[top[best]] <= FLOOR:
+        return None
+    return int(top[best]), float(row[top[best]])
 
 
 def _ordered_chain(picks: list[tuple[int, int, float]]) -> list[tuple[int, int, float]]:
@@ -397,11 +442,10 @@ def find_translations(english: Sequence[Digest], index: DocumentIndex,
     languages = sorted(set(index.languages.tolist()))
     scored = []
     for profile in english:
-        english_sentences = list(sentences(profile.doc_id))
-        english_vectors = embed(english_sentences)
+        english_sentences = Sentences.of(sentences(profile.doc_id), embed)
         for language in languages:
             for other in index.nearest(profile, language, k):
-                scored.append(rescore(profile, english_sentences, english_vectors, other,
+                scored.append(rescore(profile, english_sentences, other,
                                       embed_sample([text for _, text in other.sample]),
                                       index.weights))
     scored.sort(key=lambda m: (m.english, m.language, -m.score, m.other))

@@ -97,6 +97,11 @@ def load(settings: Settings, doc_id: str,
     if not (cleaned / "manifest.json").is_file() or not aligned.is_dir():
         raise InputError(f"no processed document {doc_id!r} in {settings.cleaned}",
                          "give a document id as `gazette run` printed it")
+    if not (cleaned / "text.txt").is_file():  # a pair across documents holds no text
+        raise InputError(f"{doc_id!r} pairs two documents: the review covers one document "
+                         "at a time",
+                         f"open its exports in {aligned} (the XLIFF in a CAT tool), or "
+                         "review each of its documents")
     manifest = read_manifest(settings, doc_id) or {}
     text = (cleaned / "text.txt").read_text(encoding="utf-8")
     structure = json.loads((cleaned / "structure.json").read_text(encoding="utf-8"))

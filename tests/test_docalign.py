@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import itertools
 import unicodedata
+from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 from pairing_data import decisions, english_lines, paragraph_texts
 
-from pipeline import stages
+from pipeline import docalign, stages
 from pipeline.align import align_sentences, pair_articles
 from pipeline.config import Settings
 from pipeline.crossdoc import match_files
-from pipeline.docalign import Match, link
+from pipeline.docalign import MIN_SCORE, Digest, Match, Sentences, link, rescore
 
 
 def ntrex_documents(shared: Path, count: int) -> list[list[tuple[str, str]]]:
@@ -98,3 +100,31 @@ def test_linking_takes_the_best_pair_first_and_one_partner_each():
     # en2 takes pt1 (best); en1 then takes pt2 and, in Swedish, sv1; 0.3 is too low
     assert [(m.english, m.other) for m in taken] == [
         ("en2", "pt1"), ("en1", "sv1"), ("en1", "pt2")]
+
+
+@pytest.mark.parametrize("length_rule", [True, False], ids=["lengths", "no-lengths"])
+def test_short_headings_close_to_everything_do_not_hide_a_translation(
+        length_rule: bool, monkeypatch: pytest.MonkeyPatch):
+    """As the model sees a scanned translation: each sampled sentence is a little closer
+    to its own English sentence (0.86) than to the others (0.83), and the article
+    headings are nearly as close to every sentence (0.855), crowding out the margin. A
+    heading is no counterpart of a sentence three times its length, so the translation
+    is found all through; without that rule, it is not."""
+    if not length_rule:
+        monkeypatch.setattr(docalign, "LENGTH_RATIO", 0.0)
+    english_texts = [text for k in range(8) for text in (
+        "Article", f"The Joint Council shall adopt its decision on matter {'abcdefgh'[k]} "
+                   "by consensus of the Parties.")]
+    samples = tuple((k, f"O Conselho Conjunto adota a sua decisão sobre a matéria "
+                        f"{'abcdefgh'[k]} por consenso das Partes.") for k in range(8))
+    similarity = np.full((8, 16), 0.83)
+    similarity[:, 0::2] = 0.855  # the headings
+    similarity[np.arange(8), 2 * np.arange(8) + 1] = 0.86  # each translation
+    english = Sentences(np.eye(16), tuple(docalign.numbers_of(t) for t in english_texts),
+                        np.array([len(t) for t in english_texts], dtype=np.float32))
+    unit = np.ones(16) / 4
+    profile = Digest("en", "en", 16, (), unit, Counter())
+    other = Digest("pt", "pt", 8, samples, unit, Counter())
+    match = rescore(profile, english, other, similarity)
+    assert (match.matched, match.score >= MIN_SCORE) == ((8, True) if length_rule
+                                                         else (0, False))
