@@ -13,7 +13,9 @@ opening quote or bracket, or Devanagari. It does not end after:
 Lines matter. A blank line (a paragraph break) ends a sentence, and so does a line
 break after a line that ends a clause (``.``, ``;``, ``:``), after a short line (a
 heading, a title, a signature: under 60 % of the text's usual line length) or before
-an item label or article heading: text given one paragraph per line, or reflowed by
+an item label or article heading, or before the next item of a list of items ending in
+commas (:func:`pipeline.repair.rules.starts_next_item`): text given one paragraph per
+line, or reflowed by
 the repair stage, keeps its lines as segments, as translation memories segment it.
 Neither ends a sentence where the next line starts in lower case or the line ends in a
 hyphenated word (a wrap, a page or column break mid-sentence). Inside running text, an
@@ -29,6 +31,7 @@ import math
 import re
 
 from pipeline.lexicon import DEVANAGARI_MARKS
+from pipeline.repair.rules import starts_next_item
 
 __all__ = ["ABBREVIATIONS", "segment_text", "split_sentences"]
 
@@ -113,7 +116,7 @@ def split_sentences(text: str, language: str = "en") -> list[tuple[int, int]]:
     start = 0
     width = _usual_line_length(text)
     for brk in [*_BREAK.finditer(text), None]:
-        if brk is not None and not _ends_segment(text, brk, width):
+        if brk is not None and not _ends_segment(text, brk, width, text[start:brk.start()]):
             continue
         end = brk.start() if brk else len(text)
         spans += _split_paragraph(text, start, end)
@@ -138,8 +141,9 @@ def _usual_line_length(text: str) -> int:
     return lengths[math.ceil(0.9 * (len(lengths) - 1))] if lengths else 0
 
 
-def _ends_segment(text: str, brk: re.Match[str], width: int) -> bool:
-    """Whether the line break ``brk`` ends a sentence (see the module's docstring)."""
+def _ends_segment(text: str, brk: re.Match[str], width: int, paragraph: str) -> bool:
+    """Whether the line break ``brk`` ends a sentence (see the module's docstring), in
+    ``paragraph`` (the text since the last one that did)."""
     before = text[text.rfind("\n", 0, brk.start()) + 1:brk.start()].strip()
     after = text[brk.end():text.find("\n", brk.end()) % (len(text) + 1)]
     if not before or not after:
@@ -151,7 +155,8 @@ def _ends_segment(text: str, brk: re.Match[str], width: int) -> bool:
     return ("\n" in brk.group().lstrip(" \t")[1:]  # a blank line
             or bool(_CLAUSE_END.search(before))
             or len(before) < SHORT_LINE * width
-            or bool(_LINE_OPENER.match(after)))
+            or bool(_LINE_OPENER.match(after))
+            or starts_next_item(paragraph, after))
 
 
 _CLAUSE_END = re.compile(r"[.;:!?।][\"”’»)\]]*$")

@@ -239,11 +239,12 @@ def _value(key: str) -> tuple[int | None, bool]:
 def articles_of(section: Section, text: str) -> list[Article]:
     """The preamble, articles (with their nested quoted articles) and final clauses.
 
-    A text printed as the annex of an act (an annex line, ``ANEXO``, before the first
-    article heading: a decree that promulgates a treaty) has the act's own text apart,
-    keyed :data:`ACT`; its preamble starts at the annex line. In a text with no article
-    headings, only the first annex line does so, and only after an act's heading
-    (``DECRETO Nº 8.301``): a decision's own annex follows its text, not an act's.
+    A text printed as the annex of an act (a text that opens with an act's heading,
+    ``DECRETO Nº 8.301``, and has an annex line, ``ANEXO``, before the first article
+    heading: a decree that promulgates a treaty) has the act's own text apart, keyed
+    :data:`ACT`; its preamble starts at the first annex line. The annex lines after it
+    are the treaty's own (a decision whose sole article puts its annex in force), and
+    so is an annex line in a text that does not open with an act's heading.
     ``text`` is the document's cleaned text; every offset is into it.
 
     >>> from pipeline.records import Block
@@ -252,6 +253,10 @@ def articles_of(section: Section, text: str) -> list[Article]:
     >>> section = Section("pt", (Block(1, 0, len(t), t, "pt", "langdetect"),))
     >>> [(a.key, t[a.start:a.end].split("\\n")[0]) for a in articles_of(section, t)]
     [('act', 'DECRETO Nº 1'), ('preamble', 'ANEXO'), ('1', 'Artigo 1.o')]
+    >>> t = "Decision No 1\\nSole Article\\nThe Annex is adopted.\\nANNEX\\nArticle 1\\nText."
+    >>> section = Section("en", (Block(1, 0, len(t), t, "en", "langdetect"),))
+    >>> [(a.key, t[a.start:a.end].split("\\n")[0]) for a in articles_of(section, t)]
+    [('preamble', 'Decision No 1'), ('1', 'Article 1')]
     """
     start, end = section.start, section.end
     body = text[start:end]
@@ -261,9 +266,8 @@ def articles_of(section: Section, text: str) -> list[Article]:
     articles = []
     first = headings[0].start if headings else body_end
     annex = [m for m in _ANNEX_LINE.finditer(body, 0, first) if body[:m.start()].strip()]
-    if not headings:  # then only an act's own heading says the text before is an act
-        annex = annex[:1] if annex and heading_kind(body.lstrip().split("\n", 1)[0]) else []
-    opening = annex[-1].start() if annex else 0
+    act = annex and heading_kind(body.lstrip().split("\n", 1)[0])
+    opening = annex[0].start() if act else 0
     if opening:
         articles.append(_article(section.language, "", ACT, "", text, start, start + opening))
     if body[opening:first].strip():

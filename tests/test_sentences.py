@@ -52,3 +52,25 @@ def test_hand_checked_seed_passages():
         text = (SAMPLES / case["seed"]).read_text(encoding="utf-8")
         passage = text[text.index(case["first"]):text.index(case["last"]) + len(case["last"])]
         assert sentences(passage, case["language"]) == case["sentences"], case["seed"]
+
+
+def test_items_of_a_list_ending_in_commas_are_segments_when_wrapped():
+    """A list of references as a PDF wraps it, and in a narrow column: each item is a
+    segment (the translation memory segments it so), a wrap inside an item is not, and
+    a comma before a capitalised word that does not open the next item is no end."""
+    wrapped = ("as amended by:\n"
+               "Commission Regulation (EU) No 70/2014, OJ L 23, 28.1.2014, p. 25, as last\n"
+               "corrected,\n"
+               "Commission Regulation (EU) No 245/2014, OJ L 74, 14.3.2014, p. 33,\n"
+               "Commission Implementing Regulation (EU) 2019/413, OJ L 73, 15.3.2019, p. 98,\n"
+               "signed at Brussels and at Bern, Switzerland, by the Parties in two\n"
+               "Commission copies.")
+    assert [" ".join(s.split()) for s in sentences(wrapped, "en")] == [
+        "as amended by:",
+        "Commission Regulation (EU) No 70/2014, OJ L 23, 28.1.2014, p. 25, as last corrected,",
+        "Commission Regulation (EU) No 245/2014, OJ L 74, 14.3.2014, p. 33,",
+        "Commission Implementing Regulation (EU) 2019/413, OJ L 73, 15.3.2019, p. 98, signed "
+        "at Brussels and at Bern, Switzerland, by the Parties in two Commission copies."]
+    column = ("Regulamento (UE) n.o 70/2014 da\nComissão (JO L 23 de 28.1.2014,\np. 25),\n"
+              "Regulamento (UE) n.o 245/2014 da\nComissão (JO L 74 de 14.3.2014,\np. 33).")
+    assert len(sentences(column, "pt")) == 2

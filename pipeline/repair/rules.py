@@ -438,9 +438,11 @@ def reflow_hard_wraps(text: str) -> str:
     Applies only to pages that :func:`looks_wrapped`. A line is joined to the next
     unless it ends a sentence or clause (``.``, ``:``, ``;``: a paragraph break
     follows), it is short for the page's width and the next starts in capitals (the
-    end of a paragraph, a title or signature line), or either line is a heading, a
-    numbered paragraph or an item, or one is in capitals and the other not (a title,
-    an annex's or a signer's name); ``exem-`` + ``plo`` becomes ``exemplo`` where the
+    end of a paragraph, a title or signature line), the next starts the next item of a
+    list (:func:`starts_next_item`), either line is a heading, a numbered paragraph or
+    an item (a heading is short: ``Article 1(2) of the Convention`` filling its line
+    opens a sentence), or one is in capitals and the other not (a title, an annex's or
+    a signer's name); ``exem-`` + ``plo`` becomes ``exemplo`` where the
     lexicon knows the joined word and not the hyphenated one (``comunicar-se`` keeps
     its hyphen).
 
@@ -485,12 +487,13 @@ def reflow_hard_wraps(text: str) -> str:
         before, current = previous.strip(), line.strip()
         if not before or not current:
             out.append(line)
-        elif _is_unit(current) or _HEADING_LINE.match(before):
+        elif _is_unit(current) or (_HEADING_LINE.match(before) and len(before) < short):
             out.append(("\n" if _ends_clause(before) else "") + line)
         elif _ends_clause(before):
             out.append("\n" + line)
-        elif (len(above.strip()) < short or _in_capitals(before) != _in_capitals(current)
-              ) and not current[0].islower():
+        elif starts_next_item(previous, line) or (
+                (len(above.strip()) < short or _in_capitals(before) != _in_capitals(current))
+                and not current[0].islower()):
             out.append(line)
         else:
             out[-1] = f"{previous.rstrip()} {current}"
@@ -505,6 +508,22 @@ def _in_capitals(line: str) -> bool:
     """``APÊNDICE A``, ``DILMA ROUSSEFF``: letters, none of them lower case."""
     letters = [c for c in line if c.isalpha()]
     return len(letters) >= 2 and not any(c.islower() for c in letters)
+
+
+def starts_next_item(paragraph: str, line: str) -> bool:
+    """Whether ``line`` starts the next item of a list that ``paragraph`` (so far) is an
+    item of: the paragraph ends in a comma, and the line opens with the capitalised
+    word the paragraph opened with (a list of references, of recitals).
+
+    >>> starts_next_item("Commission Regulation (EU) No 70/2014, OJ L 23, p. 25,",
+    ...                  "Commission Regulation (EU) 2015/445, OJ L 74, p. 1,")
+    True
+    >>> starts_next_item("Having regard to the Agreement,", "Whereas:")
+    False
+    """
+    first = paragraph.split(None, 1)[:1]
+    return (paragraph.rstrip().endswith(",") and bool(first) and first[0][0].isupper()
+            and line.split(None, 1)[:1] == first and not _in_capitals(first[0]))
 
 
 def _ends_clause(line: str) -> bool:
