@@ -29,6 +29,7 @@ from pipeline.catalog import Catalog, is_current
 from pipeline.config import Settings, check_settings
 from pipeline.docalign import MIN_SCORE
 from pipeline.editions import ActDocument
+from pipeline.errors import LockLostError
 from pipeline.ingest import discover, ignored, ingest
 from pipeline.records import DocumentSummary, IngestedDocument, Source
 from pipeline.report import run_report
@@ -131,6 +132,8 @@ def _processed(source: Source, name: str, settings: Settings, run_id: int,
     out.start()
     try:
         summary = work(out, catalog)
+    except LockLostError:
+        raise  # not this document's fault: the run stops
     except Exception as exc:  # a failed document is reported; the run goes on
         get_run_logger().error("%s failed: %s", name, exc)
         summary = DocumentSummary(doc_id=source.doc_id, relpath=source.relpath,

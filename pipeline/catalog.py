@@ -23,10 +23,11 @@ costs a re-run, nothing else.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -51,14 +52,17 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from pipeline import progress
 from pipeline.config import Settings
-from pipeline.errors import BusyError
+from pipeline.errors import BusyError, LockLostError
 from pipeline.records import DocumentSummary, Source
 from pipeline.store import is_up_to_date, process_alive
 
 __all__ = ["Catalog", "DocumentRow", "WorkingRow", "database_lock", "is_current"]
+
+log = logging.getLogger(__name__)
 
 _METADATA = MetaData()
 _RUNS = Table(
@@ -310,13 +314,52 @@ _LOCK_KEY = int.from_bytes(hashlib.sha256(b"gazette project lock").digest()[:8],
 
 
 @contextmanager
-def database_lock(settings: Settings, wait: bool = False) -> Iterator[None]:
+def database_lock(settings: Settings, wait: bool = False) -> Iterator[Callable[[], None]]:
     """The project lock held in the catalog's PostgreSQL database (an advisory lock on
     a connection of its own), for processes on several machines: PostgreSQL releases
     it when the holder's connection ends, however its process ends. Without ``wait``, a
-    held lock raises :class:`BusyError` naming the holder."""
+    held lock raises :class:`BusyError` naming the holder.
+
+    The connection can end under a run too (PostgreSQL restarted, a network cut), and
+    the lock with it. What this gives is a check to make before a write that needs
+    the lock: it takes the lock again on a new connection (and logs that it was
+    lost), or raises :class:`LockLostError` if another process holds it now or
+    PostgreSQL cannot be reached.
+    """
+    engine = _engine(catalog_url(settings))
     holder = f"gazette (pid {os.getpid()} on {socket.gethostname()})"
-    with _engine(catalog_url(settings)).connect() as db:
+    held = [_locked_connection(engine, settings, holder, wait)]
+
+    def check() -> None:
+        if _holds_lock(held[0]):
+            return
+        held[0].invalidate()
+        try:
+            held[0] = _locked_connection(engine, settings, holder, wait=False)
+        except (BusyError, DBAPIError) as exc:
+            raise LockLostError(
+                f"the project lock was lost (the connection to PostgreSQL ended) and "
+                f"cannot be taken again: {exc}", "the run stopped before writing; "
+                "run it again once PostgreSQL is back and no other run is going") from exc
+        log.warning("the project lock was lost (the connection to PostgreSQL ended) and "
+                    "is held again")
+
+    try:
+        yield check
+    finally:
+        try:
+            held[0].execute(select(func.pg_advisory_unlock(_LOCK_KEY)))
+            held[0].commit()
+        except SQLAlchemyError:
+            pass  # the connection ended, and the lock with it
+        held[0].close()
+
+
+def _locked_connection(engine: Engine, settings: Settings, holder: str, wait: bool
+                       ) -> Connection:
+    """A new connection holding the project lock (see :func:`database_lock`)."""
+    db = engine.connect()
+    try:
         db.execute(text("SELECT set_config('application_name', :name, false)"),
                    {"name": holder})
         if wait:
@@ -328,8 +371,20 @@ def database_lock(settings: Settings, wait: bool = False) -> Iterator[None]:
                 "AND l.pid <> pg_backend_pid() LIMIT 1")).scalar()
             raise BusyError(f"{other or 'another process'} is working on "
                             f"{settings.state.parent}", "wait for it to finish, or pass --wait")
-        try:
-            yield
-        finally:
-            db.execute(select(func.pg_advisory_unlock(_LOCK_KEY)))
-            db.commit()
+        db.commit()
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _holds_lock(db: Connection) -> bool:
+    """Whether ``db`` is still connected and holds the project lock."""
+    try:
+        held = db.execute(text(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+            "AND pid = pg_backend_pid()")).scalar_one()
+        db.commit()
+    except SQLAlchemyError:
+        return False
+    return bool(held)

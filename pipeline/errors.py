@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["BusyError", "GazetteError", "InputError", "ToolMissingError"]
+__all__ = ["BusyError", "GazetteError", "InputError", "LockLostError", "ToolMissingError"]
 
 
 class GazetteError(Exception):
@@ -27,3 +27,8 @@ class ToolMissingError(GazetteError):
 
 class BusyError(GazetteError):
     """Another gazette process is working on the same project folder."""
+
+
+class LockLostError(GazetteError):
+    """The project lock was lost under a run (its database connection ended) and could
+    not be taken again: the run stops before writing more."""

@@ -17,7 +17,7 @@ import re
 import shutil
 import socket
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -31,6 +31,7 @@ from pipeline.records import Source
 __all__ = [
     "MANIFEST",
     "DocumentOutput",
+    "check_project_lock",
     "is_up_to_date",
     "jsonl",
     "project_lock",
@@ -117,6 +118,7 @@ class DocumentOutput:
         ``aligned`` folder is removed rather than published.
         """
         self.write("cleaned", MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
+        check_project_lock()
         for name in ("aligned", "cleaned"):
             if aligned or name == "cleaned":
                 _swap_in(self._staging[name], self._final[name])
@@ -147,6 +149,7 @@ def publish_folder(final: Path, files: dict[str, str]) -> None:
     try:
         for name, text in files.items():
             write_atomic(staging / name, text)
+        check_project_lock()
         _swap_in(staging, final)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -194,6 +197,20 @@ def process_alive(pid: int, host: str) -> bool | None:
     return True
 
 
+#: How this process checks, before a write that needs it, that it still holds the
+#: project lock: set while it holds one that can be lost under it (PostgreSQL's).
+_LOCK_CHECK: Callable[[], None] | None = None
+
+
+def check_project_lock() -> None:
+    """Before a write that needs the project lock: make sure this process still holds
+    it, if it holds one that can be lost (see :func:`pipeline.catalog.database_lock`;
+    raises :class:`~pipeline.errors.LockLostError`). A process that holds none (a Dask
+    worker, writing for the run that holds it) has nothing to check."""
+    if _LOCK_CHECK is not None:
+        _LOCK_CHECK()
+
+
 @contextmanager
 def project_lock(settings: Settings, wait: bool = False) -> Iterator[None]:
     """Hold the project folder's lock: one ``gazette run`` or ``export`` at a time.
@@ -204,11 +221,16 @@ def project_lock(settings: Settings, wait: bool = False) -> Iterator[None]:
     catalog (``Settings.catalog_url``) the lock is held there instead, for machines
     that share the project (see :func:`pipeline.catalog.database_lock`).
     """
+    global _LOCK_CHECK
     if settings.catalog_url is not None:
         from pipeline.catalog import database_lock
 
-        with database_lock(settings, wait):
-            yield
+        with database_lock(settings, wait) as check:
+            _LOCK_CHECK = check
+            try:
+                yield
+            finally:
+                _LOCK_CHECK = None
         return
     settings.state.mkdir(parents=True, exist_ok=True)
     with (settings.state / "lock").open("a+", encoding="utf-8") as handle:

@@ -52,6 +52,11 @@ class Postgres:
     def url(self, database: str, driver: str = "psycopg") -> str:
         return f"postgresql+{driver}://gazette@127.0.0.1:{self.port}/{database}"
 
+    def restart(self) -> None:
+        """Stop the server (ending every connection) and start it again."""
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-m", "fast",
+                  "-w", "-t", "120", "restart")
+
     def create_database(self, name: str) -> None:
         self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "gazette", name)
 

@@ -4,16 +4,20 @@ project's SQLite file and in PostgreSQL alike."""
 from __future__ import annotations
 
 import itertools
+import json
+import logging
 import os
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from services import Postgres
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
 
+from pipeline import catalog
 from pipeline.catalog import Catalog, is_current
 from pipeline.config import Settings
-from pipeline.errors import BusyError
+from pipeline.errors import BusyError, LockLostError
 from pipeline.records import DocumentSummary, Source
 from pipeline.store import DocumentOutput, project_lock
 
@@ -118,3 +122,30 @@ def test_the_project_lock_turns_a_second_holder_away_naming_the_first(settings: 
         pass
     with project_lock(settings):  # released: free again
         pass
+
+
+
+@pytest.mark.slow
+def test_a_lock_lost_with_postgresql_restarting_is_taken_again_or_stops_the_writes(
+        postgres: Postgres, tmp_path: Path, caplog: pytest.LogCaptureFixture):
+    """PostgreSQL restarts under a run, and the run's lock goes with its connection: the
+    next publish takes it again and says so; if another process took it meanwhile, the
+    publish stops with LockLostError and publishes nothing."""
+    name = f"catalog{next(_DATABASES)}"
+    postgres.create_database(name)
+    settings = replace(Settings.for_root(tmp_path), catalog_url=postgres.url(name))
+    with project_lock(settings):
+        postgres.restart()
+        with caplog.at_level(logging.WARNING, logger="pipeline.catalog"):
+            publish(settings, source(settings))
+        assert "the project lock was lost" in caplog.text
+        with pytest.raises(BusyError), project_lock(replace(settings)):  # held again
+            pass
+        postgres.restart()
+        other = create_engine(postgres.url(name)).connect()  # another process, first
+        assert other.execute(text("SELECT pg_try_advisory_lock(:key)"),
+                             {"key": catalog._LOCK_KEY}).scalar_one()
+        with pytest.raises(LockLostError, match="cannot be taken again"):
+            publish(settings, source(settings, sha="new"))
+        other.close()
+    assert json.loads((settings.cleaned / "d" / "manifest.json").read_text())["sha256"] == "abc"
