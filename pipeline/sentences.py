@@ -17,7 +17,9 @@ an item label or article heading, or before the next item of a list of items end
 commas (:func:`pipeline.repair.rules.starts_next_item`): text given one paragraph per
 line, or reflowed by
 the repair stage, keeps its lines as segments, as translation memories segment it.
-Neither ends a sentence where the next line starts in lower case or the line ends in a
+A line ending in a comma ends one before a short lead-in line (``Whereas:``). Neither
+ends a sentence where the next line starts in lower case (unless the line is a formula
+in capitals: ``GEMENSAMMA KOMMITTÉN HAR ANTAGIT DETTA BESLUT``) or the line ends in a
 hyphenated word (a wrap, a page or column break mid-sentence). Inside running text, an
 item label after ``;`` or ``:`` (``…as follows: (a) the term…; (b) the term…``) starts
 a sentence of its own, and so does the text after a stop and a dash (``S.O.
@@ -31,7 +33,7 @@ import math
 import re
 
 from pipeline.lexicon import DEVANAGARI_MARKS
-from pipeline.repair.rules import starts_next_item
+from pipeline.repair.rules import is_lead_in, starts_next_item
 
 __all__ = ["ABBREVIATIONS", "segment_text", "split_sentences"]
 
@@ -148,7 +150,7 @@ def _ends_segment(text: str, brk: re.Match[str], width: int, paragraph: str) -> 
     after = text[brk.end():text.find("\n", brk.end()) % (len(text) + 1)]
     if not before or not after:
         return True
-    if after[0].islower() and not _CLAUSE_END.search(before):
+    if after[0].islower() and not (_CLAUSE_END.search(before) or _is_formula(before)):
         return False  # the line runs on: a wrap, a page or a column break mid-sentence
     if before[-1] == "-" and before[-2:-1].isalpha() and after[0].isalpha():
         return False  # a word hyphenated over the break
@@ -156,10 +158,24 @@ def _ends_segment(text: str, brk: re.Match[str], width: int, paragraph: str) -> 
             or bool(_CLAUSE_END.search(before))
             or len(before) < SHORT_LINE * width
             or bool(_LINE_OPENER.match(after))
-            or starts_next_item(paragraph, after))
+            or starts_next_item(paragraph, after)
+            or is_lead_in(before, after, SHORT_LINE * width))
 
 
 _CLAUSE_END = re.compile(r"[.;:!?।][\"”’»)\]]*$")
+
+
+def _is_formula(line: str) -> bool:
+    """A line of words in capitals that does not run on (a comma or a hyphen would say
+    it does): an enacting formula, ``GEMENSAMMA KOMMITTÉN HAR ANTAGIT DETTA BESLUT``,
+    which Swedish follows with a recital in lower case.
+
+    >>> _is_formula("GEMENSAMMA KOMMITTÉN HAR ANTAGIT DETTA BESLUT"), _is_formula("A UNIÃO,")
+    (True, False)
+    """
+    words = line.split()
+    return (len(words) >= 3 and not line.endswith((",", "-"))
+            and not any(c.islower() for c in line) and sum(c.isalpha() for c in line) >= 10)
 
 
 def _split_paragraph(text: str, start: int, stop: int) -> list[tuple[int, int]]:

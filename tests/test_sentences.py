@@ -74,3 +74,24 @@ def test_items_of_a_list_ending_in_commas_are_segments_when_wrapped():
     column = ("Regulamento (UE) n.o 70/2014 da\nComissão (JO L 23 de 28.1.2014,\np. 25),\n"
               "Regulamento (UE) n.o 245/2014 da\nComissão (JO L 74 de 14.3.2014,\np. 33).")
     assert len(sentences(column, "pt")) == 2
+
+
+def test_lead_ins_and_formulas_in_capitals_are_segments():
+    """``Whereas:`` after a recital ending in a comma, and the Swedish enacting formula
+    in capitals before its recital in lower case, are segments of their own, as the
+    translation memories of EU decisions segment them (the text as a PDF's reflowed
+    paragraphs, and as a scan's blocks). A lower-case line after a line in capitals
+    that runs on (a comma) still continues it."""
+    english = ("THE JOINT COMMITTEE,\nHaving regard to the Regional Convention on "
+               "pan-Euro-Mediterranean preferential rules of origin, and in particular "
+               "Article 4 thereof,\nWhereas:\n(1) The Convention provides rules.")
+    assert sentences(english, "en") == [
+        "THE JOINT COMMITTEE,", english.split("\n")[1], "Whereas:",
+        "(1) The Convention provides rules."]
+    swedish = ("GEMENSAMMA KOMMITTÉN HAR ANTAGIT DETTA BESLUT\n\nmed beaktande av den "
+               "regionala konventionen, och\n\nav följande skäl:")
+    assert sentences(swedish, "sv") == [
+        "GEMENSAMMA KOMMITTÉN HAR ANTAGIT DETTA BESLUT",
+        "med beaktande av den regionala konventionen, och\n\nav följande skäl:"]
+    assert len(sentences("A PRESIDENTA DA REPÚBLICA,\nno uso da atribuição que lhe "
+                         "confere o art. 84, decreta.", "pt")) == 1

@@ -439,12 +439,12 @@ def reflow_hard_wraps(text: str) -> str:
     unless it ends a sentence or clause (``.``, ``:``, ``;``: a paragraph break
     follows), it is short for the page's width and the next starts in capitals (the
     end of a paragraph, a title or signature line), the next starts the next item of a
-    list (:func:`starts_next_item`), either line is a heading, a numbered paragraph or
-    an item (a heading is short: ``Article 1(2) of the Convention`` filling its line
-    opens a sentence), or one is in capitals and the other not (a title, an annex's or
-    a signer's name); ``exem-`` + ``plo`` becomes ``exemplo`` where the
-    lexicon knows the joined word and not the hyphenated one (``comunicar-se`` keeps
-    its hyphen).
+    list (:func:`starts_next_item`) or is a lead-in (:func:`is_lead_in`), either line
+    is a heading, a numbered paragraph or an item (a heading is short: ``Article 1(2)
+    of the Convention`` filling its line opens a sentence), or one is in capitals and
+    the other not (a title, an annex's or a signer's name); ``exem-`` + ``plo`` becomes
+    ``exemplo`` where the lexicon knows the joined word and not the hyphenated one
+    (``comunicar-se`` keeps its hyphen).
 
     >>> page = ("ARTIGO 3\\nO Artigo 1 da Convenção será excluído e substituído pelo\\n"
     ...         "seguinte:\\n1. Esta Convenção se aplicará às pessoas\\n"
@@ -491,7 +491,7 @@ def reflow_hard_wraps(text: str) -> str:
             out.append(("\n" if _ends_clause(before) else "") + line)
         elif _ends_clause(before):
             out.append("\n" + line)
-        elif starts_next_item(previous, line) or (
+        elif starts_next_item(previous, line) or is_lead_in(before, current, short) or (
                 (len(above.strip()) < short or _in_capitals(before) != _in_capitals(current))
                 and not current[0].islower()):
             out.append(line)
@@ -524,6 +524,21 @@ def starts_next_item(paragraph: str, line: str) -> bool:
     first = paragraph.split(None, 1)[:1]
     return (paragraph.rstrip().endswith(",") and bool(first) and first[0][0].isupper()
             and line.split(None, 1)[:1] == first and not _in_capitals(first[0]))
+
+
+def is_lead_in(before: str, line: str, short: float) -> bool:
+    """Whether ``line`` is a lead-in after a clause ending in a comma: a short line (under
+    ``short`` characters) opening in a capital and ending in a colon, the recitals'
+    ``Whereas:`` or the enacting ``HAS DECIDED AS FOLLOWS:``.
+
+    >>> is_lead_in("and in particular Article 23(4) thereof,", "Whereas:", 50)
+    True
+    >>> is_lead_in("the Parties agreed on the following,", "as follows:", 50)
+    False
+    """
+    line = line.strip()
+    return (before.rstrip().endswith(",") and line[:1].isupper() and line.endswith(":")
+            and len(line) < short)
 
 
 def _ends_clause(line: str) -> bool:
