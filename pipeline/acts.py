@@ -75,6 +75,12 @@ _HEADING_REST = re.compile(
       | \s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}\b            # PORTARIA INTERMINISTERIAL, EXTRATO DE PARECER
     )""", re.VERBOSE)
 
+#: A heading whose kind is no word of :data:`KINDS`: a word in capitals (then perhaps
+#: a qualifier), a number and a full date, nothing else (``ARESTO Nº 994, DE 27 DE
+#: SETEMBRO DE 2017``).
+_NUMBERED_AND_DATED = re.compile(
+    rf"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]+(?:\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{{3,}})?\s*{NUMBER_SIGN}\d[\d./-]*,?"
+    r"\s+DE\s+\d{1,2}º?\s+DE\s+[A-ZÇ]+\s+DE\s+\d{4}\s*$")
 #: A kind's number: ``Nº 2506/2014``, ``No- 2.304``.
 _NUMBERED = re.compile(rf"\s*{NUMBER_SIGN}\d[\d./]*")
 #: What may follow a number in a heading in mixed case: the year, the issuer, a date —
@@ -169,6 +175,14 @@ def heading_kind(line: str) -> str | None:
     True
     >>> heading_kind("Portaria nº 12, de 3 de março de 2014, publicada") is None
     True
+
+    A word :data:`KINDS` does not have names a kind if the whole line has a heading's
+    shape: in capitals, a number and a full date.
+
+    >>> heading_kind("ARESTO Nº 994, DE 27 DE SETEMBRO DE 2017")
+    'aresto'
+    >>> heading_kind("CONSIDERANDO O DISPOSTO NO DECRETO Nº 8.385, DE 30 DE SETEMBRO") is None
+    True
     """
     line = unicodedata.normalize("NFC", line.strip())
     match = re.match(r"([A-ZÁÉÍÓÚÂÊÔÃÕÇ]+)", line)
@@ -177,7 +191,9 @@ def heading_kind(line: str) -> str | None:
     word = match.group(1)
     if word not in KINDS and word.endswith("N") and word[:-1] in KINDS:
         word = word[:-1]  # "PORTARIAN o- 1.875": the number sign glued to the kind
-    if word not in KINDS or not _HEADING_REST.match(line[len(word):]):
+    if word not in KINDS:  # a kind never seen: known by the whole shape of its heading
+        return word.lower() if len(word) >= 4 and _NUMBERED_AND_DATED.match(line) else None
+    if not _HEADING_REST.match(line[len(word):]):
         return None
     # in capitals throughout, or up to its number ("ACÓRDÃO Nº 2506/2014 - TCU - Plenário")
     numbered = _NUMBERED.match(line[len(word):])
