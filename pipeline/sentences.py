@@ -17,7 +17,9 @@ an item label or article heading, or before the next item of a list of items end
 commas (:func:`pipeline.repair.rules.starts_next_item`): text given one paragraph per
 line, or reflowed by
 the repair stage, keeps its lines as segments, as translation memories segment it.
-A line ending in a comma ends one before a short lead-in line (``Whereas:``). Neither
+A line ending in a comma ends one before a short lead-in line (``Whereas:``), and a
+line in capitals (``THE JOINT COMMITTEE,``) ends one before a line in mixed case, and
+the other way round. Neither
 ends a sentence where the next line starts in lower case (unless the line is a formula
 in capitals: ``GEMENSAMMA KOMMITTÉN HAR ANTAGIT DETTA BESLUT``) or the line ends in a
 hyphenated word (a wrap, a page or column break mid-sentence). Inside running text, an
@@ -33,7 +35,7 @@ import math
 import re
 
 from pipeline.lexicon import DEVANAGARI_MARKS
-from pipeline.repair.rules import is_lead_in, starts_next_item
+from pipeline.repair.rules import in_capitals, is_lead_in, starts_next_item
 
 __all__ = ["ABBREVIATIONS", "segment_text", "split_sentences"]
 
@@ -159,7 +161,8 @@ def _ends_segment(text: str, brk: re.Match[str], width: int, paragraph: str) -> 
             or len(before) < SHORT_LINE * width
             or bool(_LINE_OPENER.match(after))
             or starts_next_item(paragraph, after)
-            or is_lead_in(before, after, SHORT_LINE * width))
+            or is_lead_in(before, after, SHORT_LINE * width)
+            or in_capitals(before) != in_capitals(after))
 
 
 _CLAUSE_END = re.compile(r"[.;:!?।][\"”’»)\]]*$")

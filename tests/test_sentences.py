@@ -76,9 +76,10 @@ def test_items_of_a_list_ending_in_commas_are_segments_when_wrapped():
     assert len(sentences(column, "pt")) == 2
 
 
-def test_lead_ins_and_formulas_in_capitals_are_segments():
-    """``Whereas:`` after a recital ending in a comma, and the Swedish enacting formula
-    in capitals before its recital in lower case, are segments of their own, as the
+def test_lead_ins_and_lines_in_capitals_are_segments():
+    """``Whereas:`` after a recital ending in a comma, a line in capitals after one in
+    mixed case, and the Swedish enacting formula in capitals before its recital in
+    lower case, are segments of their own, as the
     translation memories of EU decisions segment them (the text as a PDF's reflowed
     paragraphs, and as a scan's blocks). A lower-case line after a line in capitals
     that runs on (a comma) still continues it."""
@@ -95,3 +96,8 @@ def test_lead_ins_and_formulas_in_capitals_are_segments():
         "med beaktande av den regionala konventionen, och\n\nav följande skäl:"]
     assert len(sentences("A PRESIDENTA DA REPÚBLICA,\nno uso da atribuição que lhe "
                          "confere o art. 84, decreta.", "pt")) == 1
+    title = ("amending the provisions of Appendix II of the Regional Convention on "
+             "pan-Euro-Mediterranean preferential rules of origin\nTHE JOINT COMMITTEE,")
+    assert sentences(title, "en") == title.split("\n")
+    hindi = "भारत सरकार ने करार को अधिसूचित\nकिया और यह GST नियम के अधीन है।"
+    assert sentences(hindi, "hi") == [hindi]  # no capitals in Devanagari

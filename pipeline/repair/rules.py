@@ -492,7 +492,7 @@ def reflow_hard_wraps(text: str) -> str:
         elif _ends_clause(before):
             out.append("\n" + line)
         elif starts_next_item(previous, line) or is_lead_in(before, current, short) or (
-                (len(above.strip()) < short or _in_capitals(before) != _in_capitals(current))
+                (len(above.strip()) < short or in_capitals(before) != in_capitals(current))
                 and not current[0].islower()):
             out.append(line)
         else:
@@ -504,10 +504,13 @@ def _is_unit(line: str) -> bool:
     return bool(_HEADING_LINE.match(line) or _UNIT_START.match(line))
 
 
-def _in_capitals(line: str) -> bool:
-    """``APÊNDICE A``, ``DILMA ROUSSEFF``: letters, none of them lower case."""
-    letters = [c for c in line if c.isalpha()]
-    return len(letters) >= 2 and not any(c.islower() for c in letters)
+def in_capitals(line: str) -> bool:
+    """``APÊNDICE A``, ``DILMA ROUSSEFF``: letters mostly of a cased script, none of
+    them lower case (Devanagari has no capitals: a line in it, ``GST`` or not, is in
+    none)."""
+    cased = [c for c in line if c.isupper() or c.islower()]
+    return (len(cased) >= 2 and 2 * len(cased) >= sum(c.isalpha() for c in line)
+            and not any(c.islower() for c in cased))
 
 
 def starts_next_item(paragraph: str, line: str) -> bool:
@@ -523,7 +526,7 @@ def starts_next_item(paragraph: str, line: str) -> bool:
     """
     first = paragraph.split(None, 1)[:1]
     return (paragraph.rstrip().endswith(",") and bool(first) and first[0][0].isupper()
-            and line.split(None, 1)[:1] == first and not _in_capitals(first[0]))
+            and line.split(None, 1)[:1] == first and not in_capitals(first[0]))
 
 
 def is_lead_in(before: str, line: str, short: float) -> bool:
