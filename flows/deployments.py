@@ -45,7 +45,7 @@ from flows.run import gazette_run_on
 from pipeline.config import EXPORT_FORMATS, Settings
 from pipeline.export import Selection
 from pipeline.records import CorpusExport, DocumentSummary
-from pipeline.stages import export_corpus
+from pipeline.stages import export_corpus, unchanged_run
 from pipeline.store import project_lock
 
 __all__ = [
@@ -67,8 +67,15 @@ DEFAULT_CRON = "0 * * * *"
 @flow(name="scheduled-ingestion", persist_result=False)
 def scheduled_ingestion(root: Path, dask: str | None = None) -> list[DocumentSummary]:
     """Process the new and changed documents of ``root/raw`` (what the schedule runs),
-    on the Dask scheduler at ``dask`` if given."""
-    with project_lock(Settings.for_root(root), wait=True):
+    on the Dask scheduler at ``dask`` if given. A tick that finds nothing new runs no
+    main flow and publishes no report (:func:`pipeline.stages.unchanged_run`)."""
+    settings = Settings.for_root(root)
+    with project_lock(settings, wait=True):
+        idle = unchanged_run(settings, trigger="schedule")
+        if idle is not None:
+            get_run_logger().info("nothing new in %s: %d document(s) unchanged",
+                                  settings.raw, len(idle))
+            return idle
         return list(gazette_run_on(dask)(root, trigger="schedule"))
 
 

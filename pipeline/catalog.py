@@ -215,6 +215,24 @@ class Catalog:
                 finished=_now(), processed=counts["done"], skipped=counts["skipped"],
                 failed=counts["failed"]))
 
+    def record_idle_run(self, trigger: str, summaries: list[DocumentSummary]) -> int:
+        """Record a run that found nothing to do (every document skipped); returns its
+        id. Idle runs in a row (a schedule ticking over an unchanged inbox) are folded
+        into one: the last run, if idle too with the same trigger and count, is moved
+        to now rather than a new one recorded."""
+        now = _now()
+        with self._connect() as db:
+            last = db.execute(select(_RUNS).order_by(_RUNS.c.run_id.desc()).limit(1)).first()
+            if (last is not None and last.trigger == trigger and last.finished is not None
+                    and last.processed == 0 and last.failed == 0
+                    and last.skipped == len(summaries)):
+                db.execute(update(_RUNS).where(_RUNS.c.run_id == last.run_id).values(
+                    started=now, finished=now))
+                return int(last.run_id)
+        run_id = self.start_run(trigger)
+        self.finish_run(run_id, summaries)
+        return run_id
+
     @contextmanager
     def stage(self, run_id: int, doc_id: str, stage: str) -> Iterator[None]:
         """Time one stage of one document and record how it ended; while it works, the

@@ -373,10 +373,13 @@ def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[So
 
 def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentSummary] | None:
     """If no document of the inbox is new, changed or failed, record a run that found
-    nothing to do and return its summaries; else None (the flow has work).
+    nothing to do (folded into the last run if that found nothing either:
+    :meth:`Catalog.record_idle_run`) and return its summaries; else None (the flow has
+    work).
 
     A run with nothing to do needs no Prefect flow run: the catalog and the published
-    manifests answer (``gazette run`` then starts no server and imports no flow).
+    manifests answer (``gazette run`` then starts no server and imports no flow, and a
+    scheduled tick no flow of its own and no report).
     """
     catalog = Catalog(settings)
     sources = discover(settings)
@@ -387,9 +390,8 @@ def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentS
         pair = json.loads(path.read_text(encoding="utf-8"))
         if not {pair["english"], pair["other"]} <= current:
             return None
-    run_id = catalog.start_run(trigger)
     summaries = [skipped(settings, source) for source in sources]
-    catalog.finish_run(run_id, summaries)
+    catalog.record_idle_run(trigger, summaries)
     return summaries
 
 

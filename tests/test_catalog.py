@@ -66,6 +66,22 @@ def test_catalog_records_stages_documents_and_runs(settings: Settings):
     assert Catalog(settings).documents() == [row]  # it is on disk
 
 
+def test_idle_runs_in_a_row_are_folded_into_one(settings: Settings):
+    """A schedule ticking over an unchanged inbox leaves one run, moved to its last
+    tick; a run with work, or another trigger, starts a new one."""
+    catalog = Catalog(settings)
+    unchanged = [DocumentSummary("d", "d.txt", "skipped")]
+    first = catalog.record_idle_run("schedule", unchanged)
+    assert catalog.record_idle_run("schedule", unchanged) == first
+    assert [run[0] for run in catalog.runs()] == [first]
+    busy = catalog.start_run("schedule")
+    catalog.finish_run(busy, [DocumentSummary("d", "d.txt", "done")])
+    again = catalog.record_idle_run("schedule", unchanged)
+    manual = catalog.record_idle_run("manual", unchanged)
+    assert [run[0] for run in catalog.runs()] == [manual, again, busy, first]
+    assert len({first, busy, again, manual}) == 4
+
+
 def test_a_document_is_current_only_if_catalog_and_outputs_agree(settings: Settings):
     catalog = Catalog(settings)
     src = source(settings)
