@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from contextlib import suppress
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -33,6 +35,7 @@ from prefect.client.schemas.filters import (
 from prefect.client.schemas.objects import (
     ConcurrencyLimitConfig,
     ConcurrencyLimitStrategy,
+    FlowRun,
     StateType,
 )
 from prefect.deployments.runner import RunnerDeployment
@@ -50,6 +53,8 @@ from pipeline.store import project_lock
 
 __all__ = [
     "DEFAULT_CRON",
+    "ORPHAN_SECONDS",
+    "cancel_orphans",
     "cancel_unfinished",
     "deploy_to_pool",
     "deployment_names",
@@ -201,8 +206,31 @@ def cancel_unfinished(root: Path) -> list[str]:
     A run stopped that way keeps its one-ingestion-at-a-time slot until its lease runs
     out (5 minutes): every tick until then would be cancelled.
     """
-    unfinished = FlowRunFilterStateType(any_=[StateType.PENDING, StateType.RUNNING,
-                                              StateType.CANCELLING])
+    return _cancel(root, [StateType.PENDING, StateType.RUNNING, StateType.CANCELLING],
+                   "gazette serve stopped")
+
+
+#: How long a flow run may stay pending (a worker starting its process) before it is
+#: taken for one a stopped worker left behind.
+ORPHAN_SECONDS = 60.0
+
+
+def cancel_orphans(root: Path, after: float = ORPHAN_SECONDS) -> list[str]:
+    """Mark Cancelled the runs of ``root``'s deployments pending for more than ``after``
+    seconds; returns their names. A worker stopped while it was starting a run leaves
+    it pending for good, holding the ingestion's one-run slot until Prefect's lease
+    runs out (5 minutes), and the ticks meanwhile are refused; `gazette serve --pool`
+    calls this as it goes, so that ingestion resumes at the next tick."""
+    now = datetime.now(UTC)
+    return _cancel(root, [StateType.PENDING], "left pending (its worker stopped)",
+                   lambda run: run.state is not None
+                   and (now - run.state.timestamp).total_seconds() > after)
+
+
+def _cancel(root: Path, states: list[StateType], why: str,
+            which: Callable[[FlowRun], bool] = lambda run: True) -> list[str]:
+    """Mark Cancelled the runs of ``root``'s deployments in ``states`` that ``which``
+    picks; returns their names."""
     with get_client(sync_client=True) as client:
         ids = []
         for name in deployment_names(root).values():
@@ -210,10 +238,10 @@ def cancel_unfinished(root: Path) -> list[str]:
                 ids.append(client.read_deployment_by_name(name).id)
             except ObjectNotFound:
                 continue
-        runs = client.read_flow_runs(flow_run_filter=FlowRunFilter(
+        runs = [run for run in client.read_flow_runs(flow_run_filter=FlowRunFilter(
             deployment_id=FlowRunFilterDeploymentId(any_=ids),
-            state=FlowRunFilterState(type=unfinished))) if ids else []
+            state=FlowRunFilterState(type=FlowRunFilterStateType(any_=states))))
+            if which(run)] if ids else []
         for run in runs:
-            client.set_flow_run_state(run.id, Cancelled(message="gazette serve stopped"),
-                                      force=True)
+            client.set_flow_run_state(run.id, Cancelled(message=why), force=True)
     return [run.name for run in runs]

@@ -11,6 +11,7 @@ import secrets
 import shutil
 import signal
 import sys
+import time
 import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -707,7 +708,7 @@ def serve(
         if pool is None:
             prefect_serve(*made, print_starting_message=True, query_seconds=POLL_SECONDS)
         else:
-            _until_stopped()
+            _until_stopped(lambda: _cancel_orphans(root.resolve()))
     except KeyboardInterrupt:
         pass
     finally:
@@ -750,14 +751,34 @@ def _interrupts_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a held Ctrl-C lands here
 
 
-def _until_stopped() -> None:
-    """Wait for Ctrl-C or SIGTERM (raised here as KeyboardInterrupt)."""
+def _until_stopped(chore: Callable[[], None]) -> None:
+    """Do ``chore`` every :data:`CHORE_SECONDS` until Ctrl-C or SIGTERM (raised here as
+    KeyboardInterrupt)."""
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, interrupt)
     while True:
-        signal.pause()
+        time.sleep(CHORE_SECONDS)
+        chore()
+
+
+#: How often `gazette serve --pool` looks for flow runs a stopped worker left pending.
+CHORE_SECONDS = 15.0
+
+
+def _cancel_orphans(root: Path) -> None:
+    """Cancel the flow runs a stopped worker left pending (see
+    :func:`flows.deployments.cancel_orphans`), and say so; a server that does not answer
+    now is asked again next time."""
+    from flows.deployments import cancel_orphans
+
+    try:
+        for name in cancel_orphans(root):
+            console.print(f"gazette serve: flow run {name} cancelled (left pending by a "
+                          "stopped worker)")
+    except Exception as exc:  # the server busy or restarting: the next round asks again
+        console.print(f"gazette serve: could not look for orphaned flow runs: {exc}")
 
 
 @app.command()

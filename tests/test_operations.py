@@ -199,3 +199,35 @@ def test_the_prefect_ui_of_a_server_on_another_port_calls_that_port(
     with urllib.request.urlopen(api.removesuffix("/api") + "/ui-settings", timeout=10) as r:
         settings = json.loads(r.read())
     assert settings["api_url"] == api and not api.endswith(":4200/api")
+
+
+def test_a_run_a_stopped_worker_left_pending_is_cancelled(
+        tmp_path: Path, prefect_api: dict[str, str]):
+    """A worker stopped while it starts a scheduled run leaves the run pending for good,
+    holding the ingestion's one-run slot: `gazette serve --pool` cancels such a run once
+    it has been pending longer than a worker takes to start one, and not before."""
+    from prefect import get_client
+    from prefect.client.schemas.objects import StateType
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+    from prefect.states import Pending
+
+    from flows.deployments import (
+        cancel_orphans,
+        deploy_to_pool,
+        deployment_names,
+        deployments,
+    )
+
+    (tmp_path / "raw").mkdir()
+    with temporary_settings({PREFECT_API_URL: prefect_api["PREFECT_API_URL"]}):
+        deploy_to_pool(deployments(tmp_path, interval=3600, pool=True), "orphans")
+        with get_client(sync_client=True) as client:
+            ingest = client.read_deployment_by_name(deployment_names(tmp_path)["ingest"])
+            run = client.create_flow_run_from_deployment(ingest.id)
+            client.set_flow_run_state(run.id, Pending(), force=True)  # as a worker does
+        assert cancel_orphans(tmp_path) == []  # a worker may still be starting it
+        assert cancel_orphans(tmp_path, after=0) == [run.name]
+        with get_client(sync_client=True) as client:
+            state = client.read_flow_run(run.id).state
+            assert state is not None and state.type == StateType.CANCELLED
+            assert "left pending" in (state.message or "")
