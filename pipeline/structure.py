@@ -239,13 +239,14 @@ def _value(key: str) -> tuple[int | None, bool]:
 def articles_of(section: Section, text: str) -> list[Article]:
     """The preamble, articles (with their nested quoted articles) and final clauses.
 
-    A text printed as the annex of an act (a text that opens with an act's heading,
-    ``DECRETO Nº 8.301``, or goes on from one in another language, and has an annex
-    line, ``ANEXO``, before the first article heading: a decree that promulgates a
-    treaty) has the act's own text apart, keyed :data:`ACT`; its preamble starts at the
-    first annex line. The annex lines after it are the treaty's own (a decision whose
-    sole article puts its annex in force), and so is an annex line in a document that
-    opens with the treaty.
+    A text printed as the annex of an act (in a document that opens with an act's
+    heading, ``DECRETO Nº 8.301``, in its first three lines, in this section or in one
+    before it in another language, a text with an annex line, ``ANEXO``, before the
+    first article heading: a decree that promulgates a treaty) has the act's own text
+    apart, keyed :data:`ACT`; its preamble starts at the first annex line. The annex
+    lines after it are the treaty's own (a decision whose sole article puts its annex
+    in force), and so is an annex line in a document that does not open with an act
+    (an English text with a running head, a title, then its annex).
     ``text`` is the document's cleaned text; every offset is into it.
 
     >>> from pipeline.records import Block
@@ -272,9 +273,10 @@ def articles_of(section: Section, text: str) -> list[Article]:
     articles = []
     first = headings[0].start if headings else body_end
     annex = [m for m in _ANNEX_LINE.finditer(body, 0, first) if body[:m.start()].strip()]
-    # an act's own text: it opens the section, or the section goes on from an act in
-    # another language (a decree in Portuguese, its annex in Swedish)
-    act = annex and (heading_kind(body.lstrip().split("\n", 1)[0]) or text[:start].strip())
+    # an act's own text: the document opens with an act's heading (in this section, or
+    # in one before it: a decree in Portuguese, its annex in Swedish), perhaps under the
+    # names of its issuing bodies
+    act = annex and any(map(heading_kind, text[:end].strip().split("\n")[:3]))
     opening = annex[0].start() if act else 0
     if opening:
         articles.append(_article(section.language, "", ACT, "", text, start, start + opening))
