@@ -205,8 +205,8 @@ class Match:
 MIN_MARGIN = 0.02
 #: The length (in characters) a sentence's counterpart has at least, relative to it,
 #: shorter over longer: a third, well under what translations between the pipeline's
-#: languages run (0.7–1.3), and over what a heading is to a sentence (chosen on the
-#: tuning half of ``bench/pairing_bench.py``, see BENCHMARKS.md).
+#: languages run (0.7–1.3), and over what a heading is to a sentence (chosen on
+#: ``bench/pairing_bench.py`` with both halves' scores in view, see BENCHMARKS.md).
 LENGTH_RATIO = 0.35
 #: The cosine similarity a counterpart needs (the model's unrelated sentences score
 #: 0.73–0.87, its translations 0.77–0.95).
