@@ -14,7 +14,7 @@ Lines matter. A blank line (a paragraph break) ends a sentence, and so does a li
 break after a line that ends a clause (``.``, ``;``, ``:``), after a short line (a
 heading, a title, a signature: under 60 % of the text's usual line length) or before
 an item label or article heading, or before the next item of a list of items ending in
-commas (:func:`pipeline.repair.rules.starts_next_item`): text given one paragraph per
+commas (:func:`pipeline.lines.starts_next_item`): text given one paragraph per
 line, or reflowed by
 the repair stage, keeps its lines as segments, as translation memories segment it.
 A line ending in a comma ends one before a short lead-in line (``Whereas:``), and a
@@ -35,7 +35,7 @@ import math
 import re
 
 from pipeline.lexicon import DEVANAGARI_MARKS
-from pipeline.repair.rules import in_capitals, is_lead_in, starts_next_item
+from pipeline.lines import in_capitals, is_lead_in, starts_next_item
 
 __all__ = ["ABBREVIATIONS", "segment_text", "split_sentences"]
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pipeline.acts import heading_kind
+from pipeline.lines import ANNEX_LINE
 from pipeline.records import Article, Section, Unit
 from pipeline.sentences import segment_text, split_sentences
 
@@ -49,11 +50,6 @@ FINAL = "final"
 #: Key of the text of an act that prints another as its annex (a decree promulgating a
 #: treaty), before the annex: the act's own title, articles and signatures.
 ACT = "act"
-
-#: A line naming an annex and nothing else (``ANEXO``, ``ANNEX II``, ``BILAGA``).
-_ANNEX_LINE = re.compile(
-    r"^[ \t]*(?:ANEXO|Anexo|ANNEX|Annex|BILAGA|Bilaga|अनुलग्नक|अनुसूची)(?:[ \t]+[IVX\d]+)?"
-    r"[ \t]*$", re.MULTILINE)
 
 _HEADING = re.compile(
     r"""(?P<quote>(?:(?<=[\s:(])|^)["“'‘])?   # an opening quote right before it
@@ -265,7 +261,7 @@ def articles_of(section: Section, text: str) -> list[Article]:
     body_end = final.start() if final else len(body)
     articles = []
     first = headings[0].start if headings else body_end
-    annex = [m for m in _ANNEX_LINE.finditer(body, 0, first) if body[:m.start()].strip()]
+    annex = [m for m in ANNEX_LINE.finditer(body, 0, first) if body[:m.start()].strip()]
     act = annex and heading_kind(body.lstrip().split("\n", 1)[0])
     opening = annex[0].start() if act else 0
     if opening:

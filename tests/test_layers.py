@@ -15,7 +15,7 @@ from conftest import REPO
 #: layers below it.
 LAYERS: list[tuple[str, set[str]]] = [
     ("basics: no knowledge of the project's stages", {
-        "errors", "records", "progress", "lexicon", "pageimage", "textlayer", "sentalign",
+        "errors", "records", "progress", "lexicon", "lines", "pageimage", "textlayer", "sentalign",
         "export.xmltext", "_exec", "_exec.tesseract", "embedding", "embedding.e5file"}),
     ("settings, records on disk, evidence", {
         "config", "store", "catalog", "report", "parts", "legacy_hindi", "language", "reviews",

@@ -21,6 +21,7 @@ import ftfy
 from pipeline.language import letters
 from pipeline.legacy_hindi import convert_legacy_runs
 from pipeline.lexicon import accented_words, broken_devanagari, is_known, without_marks, zipf
+from pipeline.lines import in_capitals, is_lead_in, starts_next_item
 from pipeline.repair._tables import (
     CYRILLIC_TO_LATIN,
     LATIN_PHRASES,
@@ -502,46 +503,6 @@ def reflow_hard_wraps(text: str) -> str:
 
 def _is_unit(line: str) -> bool:
     return bool(_HEADING_LINE.match(line) or _UNIT_START.match(line))
-
-
-def in_capitals(line: str) -> bool:
-    """``APÊNDICE A``, ``DILMA ROUSSEFF``: letters mostly of a cased script, none of
-    them lower case (Devanagari has no capitals: a line in it, ``GST`` or not, is in
-    none)."""
-    cased = [c for c in line if c.isupper() or c.islower()]
-    return (len(cased) >= 2 and 2 * len(cased) >= sum(c.isalpha() for c in line)
-            and not any(c.islower() for c in cased))
-
-
-def starts_next_item(paragraph: str, line: str) -> bool:
-    """Whether ``line`` starts the next item of a list that ``paragraph`` (so far) is an
-    item of: the paragraph ends in a comma, and the line opens with the capitalised
-    word the paragraph opened with (a list of references, of recitals).
-
-    >>> starts_next_item("Commission Regulation (EU) No 70/2014, OJ L 23, p. 25,",
-    ...                  "Commission Regulation (EU) 2015/445, OJ L 74, p. 1,")
-    True
-    >>> starts_next_item("Having regard to the Agreement,", "Whereas:")
-    False
-    """
-    first = paragraph.split(None, 1)[:1]
-    return (paragraph.rstrip().endswith(",") and bool(first) and first[0][0].isupper()
-            and line.split(None, 1)[:1] == first and not in_capitals(first[0]))
-
-
-def is_lead_in(before: str, line: str, short: float) -> bool:
-    """Whether ``line`` is a lead-in after a clause ending in a comma: a short line (under
-    ``short`` characters) opening in a capital and ending in a colon, the recitals'
-    ``Whereas:`` or the enacting ``HAS DECIDED AS FOLLOWS:``.
-
-    >>> is_lead_in("and in particular Article 23(4) thereof,", "Whereas:", 50)
-    True
-    >>> is_lead_in("the Parties agreed on the following,", "as follows:", 50)
-    False
-    """
-    line = line.strip()
-    return (before.rstrip().endswith(",") and line[:1].isupper() and line.endswith(":")
-            and len(line) < short)
 
 
 def _ends_clause(line: str) -> bool:
