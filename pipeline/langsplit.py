@@ -16,6 +16,7 @@ from dataclasses import replace
 from pipeline.config import Settings
 from pipeline.language import detect_language, is_devanagari, letters
 from pipeline.lexicon import readable_share
+from pipeline.lines import ANNEX_LINE
 from pipeline.records import Block, CleanedDocument, Section
 
 __all__ = ["label_blocks", "language_shares", "sections_of", "split_blocks"]
@@ -32,10 +33,16 @@ def split_blocks(text: str, max_chars: int = 1500) -> list[tuple[int, int]]:
     Paragraphs are separated by blank lines. Extraction can leave a whole document
     on one line (seed 003: Hindi then English), so a paragraph longer than
     ``max_chars`` is cut after sentence-final punctuation (``.``, ``!``, ``?``, ``।``)
-    into pieces of at most about ``max_chars``.
+    into pieces of at most about ``max_chars``. An annex line (``ANEXO``,
+    :data:`~pipeline.lines.ANNEX_LINE`) is a block of its own, even with no blank line
+    around it: it ends the act that prints the annex, and the annex may be in another
+    language (a decree's signatures, ``ANEXO``, then a decision in Swedish).
 
     >>> split_blocks("ARTIGO 1\n\nO presente Acordo.\n \n\nARTIGO 2")
     [(0, 8), (10, 28), (32, 40)]
+    >>> t = "DILMA ROUSSEFF\nANEXO\nGemensamma kommitténs beslut"
+    >>> [t[a:b] for a, b in split_blocks(t)]
+    ['DILMA ROUSSEFF', 'ANEXO', 'Gemensamma kommitténs beslut']
     >>> t = "First sentence here. Second one. Third."
     >>> [t[a:b] for a, b in split_blocks(t, max_chars=25)]
     ['First sentence here.', 'Second one. Third.']
@@ -47,10 +54,24 @@ def split_blocks(text: str, max_chars: int = 1500) -> list[tuple[int, int]]:
         chunk = text[start:end]
         if chunk.strip():
             lead = len(chunk) - len(chunk.lstrip())
-            for a, b in _cut_at_script_changes(text, start + lead, start + len(chunk.rstrip())):
-                spans.extend(_cut_long(text, a, b, max_chars))
+            for a, b in _cut_at_annex_lines(text, start + lead, start + len(chunk.rstrip())):
+                for c, d in _cut_at_script_changes(text, a, b):
+                    spans.extend(_cut_long(text, c, d, max_chars))
         if match:
             start = match.end()
+    return spans
+
+
+def _cut_at_annex_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """``text[start:end]`` cut before and after each annex line in it."""
+    cuts = [start, end]
+    for line in ANNEX_LINE.finditer(text, start, end):
+        cuts += [line.start(), line.end()]
+    spans = []
+    for a, b in itertools.pairwise(sorted(cuts)):
+        piece = text[a:b]
+        if piece.strip():
+            spans.append((a + len(piece) - len(piece.lstrip()), a + len(piece.rstrip())))
     return spans
 
 
@@ -114,8 +135,8 @@ def _cut_long(text: str, start: int, end: int, max_chars: int) -> list[tuple[int
 def label_blocks(document: CleanedDocument, settings: Settings) -> list[Block]:
     """Cut the cleaned text into blocks and label each with its language.
 
-    Blocks too short to judge take the language of the closest labelled block
-    before them (or after them, at the start of a document).
+    Blocks too short to judge take the language of a judged neighbour
+    (:func:`_inherit_from_neighbours`).
     """
     blocks: list[Block] = []
     text = document.text
@@ -152,17 +173,29 @@ _JUDGED = ("script", "legacy-font", "langdetect", "junk")
 
 
 def _inherit_from_neighbours(blocks: list[Block]) -> list[Block]:
-    judged = [b.language for b in blocks if b.evidence in _JUDGED]
-    if not judged:
+    """Blocks not judged take the language of the closest judged block before them; or
+    after them, at the start of a document and after an annex line (the annex line
+    ends the act before it; what follows is the annex's, maybe in another language).
+    """
+    following: list[str] = []  # per block, the language of the next judged block
+    for block in reversed(blocks):
+        if block.evidence in _JUDGED or not following:
+            following.append(block.language if block.evidence in _JUDGED else "")
+        else:
+            following.append(following[-1])
+    following.reverse()
+    current = following[0] if following else ""
+    if not current:
         return blocks
-    current = judged[0]
     result = []
-    for block in blocks:
+    for block, after in zip(blocks, following, strict=True):
         if block.evidence in _JUDGED:
             current = block.language
             result.append(block)
-        else:
-            result.append(replace(block, language=current, evidence="neighbours"))
+            continue
+        result.append(replace(block, language=current, evidence="neighbours"))
+        if ANNEX_LINE.fullmatch(block.text) and after:
+            current = after
     return result
 
 

@@ -12,7 +12,7 @@ from pipeline.config import Settings
 from pipeline.ingest import ingest, source_for
 from pipeline.langsplit import label_blocks, sections_of
 from pipeline.language import _factory, detect_language
-from pipeline.records import Block
+from pipeline.records import Block, CleanedDocument, Page
 from pipeline.repair import repair
 
 
@@ -95,3 +95,42 @@ def test_quoted_foreign_terms_do_not_decide(settings: Settings):
     text = ("a) no caso da Suécia: o imposto nacional sobre a renda (den statliga "
             "inkomstskatten); i) o imposto retido na fonte sobre dividendos (kupongskatten)")
     assert detect_language(text, settings)[0] == "pt"
+
+
+#: The end of a decree promulgating a decision printed in Swedish, as a scanned DOU
+#: edition reads it: no blank line around ``ANEXO``, and the Swedish read with the
+#: edition's Portuguese model (``å`` as ``â``, ``ö`` as ``ó``, ``Å`` as ``A``).
+DECREE_THEN_SWEDISH = """\
+Art. 2º Este Decreto entra em vigor na data de sua publicação.
+
+Brasília, 30 de setembro de 2014; 193º da Independência e 126º da República.
+
+DILMA ROUSSEFF
+Luiz Alberto Figueiredo Machado
+ANEXO
+Beslut nr 1/2019 i AVS-EU-ministerrâdet
+
+av den 23 maj 2019
+
+om delegering av befogenheter till AVS-EU-ambassadôrskommittén vad gäller beslutet att \
+anta óvergângsátgârder i enlighet med artikel 95.4 i AVS-EU-partnerskapsavtalet [2019/920]
+
+AVS-EU-MINISTERRADET HAR ANTAGIT FÓL-
+
+JANDE BESLUT
+
+med beaktande av partnerskapsavtalet mellan medlemmarna i gruppen av stater i Afrika, \
+Vástindien och Stillahavsomrâdet, à ena sidan, och Europeiska gemenskapen och dess \
+medlemsstater, à andra sidan, särskilt artikel 15.4, och
+
+av följande skäl:
+"""
+
+
+def test_an_annex_in_another_language_starts_after_the_annex_line(settings: Settings):
+    text = DECREE_THEN_SWEDISH
+    cleaned = CleanedDocument("decree", (Page(1, "ocr", "", text),))
+    found = sections_of(label_blocks(cleaned, settings))
+    assert [s.language for s in found] == ["pt", "sv"]  # misread accents are not junk
+    assert text[found[0].start:found[0].end].endswith("Machado\nANEXO")
+    assert text[found[1].start:].startswith("Beslut nr 1/2019")
