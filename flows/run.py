@@ -3,10 +3,10 @@
 The flows only orchestrate; the work is in :mod:`pipeline.stages`. Each document is
 one task (``process-document``) whose stages run as nested tasks, so documents can
 fan out to a task runner (Dask with ``gazette run --dask``). A document is skipped
-when the run catalog and its published manifest say it is done with this content
-and pipeline version; a failed document is recorded with its reason and the run goes
-on. Reading a document (the OCR) is cached by content hash, pipeline version and the
-reading settings, so a re-run of an unchanged file never OCRs it again.
+when its published manifest says it is done with this content, build key and review
+(:func:`pipeline.store.is_up_to_date`); a failed document is recorded with its reason
+and the run goes on. Reading a document (the OCR) is cached by content hash, pipeline
+version and the reading settings, so a re-run of an unchanged file never OCRs it again.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from prefect.futures import as_completed
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from pipeline import crossdoc, reviews, stages
-from pipeline.catalog import Catalog, is_current
+from pipeline.catalog import Catalog
 from pipeline.config import Settings, check_settings
 from pipeline.docalign import MIN_SCORE
 from pipeline.editions import ActDocument
@@ -233,7 +233,7 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
         logger.info("ignored %s: %s", relpath, reason)
     futures = {}
     for number, source in enumerate(sources, start=1):
-        if not force and is_current(settings, catalog, source):
+        if not force and is_up_to_date(settings, source):
             logger.info("[%d/%d] %s: unchanged since its last run, skipped",
                         number, len(sources), source.relpath)
             continue

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pipeline.errors import GazetteError
-from pipeline.store import process_alive
+from pipeline.progress import process_alive
 
 __all__ = ["LocalServer", "ServerNote", "announce", "answers", "flush_to_api", "free_port",
            "resident_api", "withdraw"]

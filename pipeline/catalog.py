@@ -3,7 +3,8 @@
 A database with four tables:
 
 ``runs``       one row per ``gazette run`` (or scheduled run): trigger, start, end, counts
-``documents``  one row per document: source path, content hash, pipeline version,
+``documents``  one row per document: source path, content hash, build key (the code
+               and settings it was made with: :meth:`Settings.output_key`),
                status (``done``/``failed``), error, pages, last run
 ``stages``     one row per document and stage: status, seconds, error, last run
 ``working``    one row per document being processed now: its stage, pages read of
@@ -15,9 +16,9 @@ PostgreSQL database, which processes on several machines can share (SQLite's loc
 is not to be trusted over NFS); the project lock is then held in PostgreSQL too
 (:func:`database_lock`). One database per project.
 
-``gazette status`` prints it. Together with a document's published manifest it decides
-whether a document is new (:func:`is_current`). It is state, not output: deleting it
-costs a re-run, nothing else.
+``gazette status`` prints it. Whether a document needs work is its published manifest's
+to say (:func:`pipeline.store.is_up_to_date`), not the catalog's: the catalog is
+history and state, not output; deleting it loses that history, nothing else.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    inspect,
     select,
     text,
     update,
@@ -57,10 +59,10 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from pipeline import progress
 from pipeline.config import Settings
 from pipeline.errors import BusyError, LockLostError
+from pipeline.progress import process_alive
 from pipeline.records import DocumentSummary, Source
-from pipeline.store import is_up_to_date, process_alive
 
-__all__ = ["Catalog", "DocumentRow", "WorkingRow", "database_lock", "is_current"]
+__all__ = ["Catalog", "DocumentRow", "WorkingRow", "database_lock"]
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +81,7 @@ _DOCUMENTS = Table(
     Column("doc_id", Text, primary_key=True),
     Column("relpath", Text, nullable=False),
     Column("sha256", Text, nullable=False),
-    Column("pipeline_version", Text, nullable=False),
+    Column("build_key", Text, nullable=False),
     Column("status", Text, nullable=False),
     Column("error", Text),
     Column("pages", Integer),
@@ -134,7 +136,16 @@ def _engine(url: str) -> Engine:
                      lambda connection, _: connection.execute("PRAGMA journal_mode=WAL"))
     with engine.begin() as db:
         _METADATA.create_all(db)
+        _rename_old_columns(db)
     return engine
+
+
+def _rename_old_columns(db: Connection) -> None:
+    """Bring a catalog an older gazette made up to date: ``documents.pipeline_version``
+    (which held the build key) is ``build_key``."""
+    columns = {column["name"] for column in inspect(db).get_columns("documents")}
+    if "pipeline_version" in columns:
+        db.execute(text("ALTER TABLE documents RENAME COLUMN pipeline_version TO build_key"))
 
 
 @dataclass(frozen=True)
@@ -144,7 +155,7 @@ class DocumentRow:
     doc_id: str
     relpath: str
     status: str
-    pipeline_version: str
+    build_key: str
     pages: int | None
     error: str | None
     updated: str
@@ -282,7 +293,7 @@ class Catalog:
             db.execute(delete(_WORKING).where(_WORKING.c.doc_id == source.doc_id))
             db.execute(self._upsert(_DOCUMENTS, {
                 "doc_id": source.doc_id, "relpath": source.relpath, "sha256": source.sha256,
-                "pipeline_version": self.settings.output_key(), "status": summary.status,
+                "build_key": self.settings.output_key(), "status": summary.status,
                 "error": summary.error, "pages": summary.pages, "run_id": run_id,
                 "updated": _now()}))
 
@@ -299,30 +310,21 @@ class Catalog:
                                            _STAGES.c.status, _STAGES.c.seconds)).all()
             doc_rows = db.execute(select(
                 _DOCUMENTS.c.doc_id, _DOCUMENTS.c.relpath, _DOCUMENTS.c.status,
-                _DOCUMENTS.c.pipeline_version, _DOCUMENTS.c.pages, _DOCUMENTS.c.error,
+                _DOCUMENTS.c.build_key, _DOCUMENTS.c.pages, _DOCUMENTS.c.error,
                 _DOCUMENTS.c.updated).order_by(_DOCUMENTS.c.doc_id)).all()
         stages: dict[str, dict[str, tuple[str, float | None]]] = {}
         for doc_id, stage, status, seconds in stage_rows:
             stages.setdefault(doc_id, {})[stage] = (status, seconds)
         return [DocumentRow(doc_id=doc_id, relpath=relpath, status=status,
-                            pipeline_version=version, pages=pages, error=error,
+                            build_key=build_key, pages=pages, error=error,
                             updated=updated, stages=stages.get(doc_id, {}))
-                for doc_id, relpath, status, version, pages, error, updated in doc_rows]
+                for doc_id, relpath, status, build_key, pages, error, updated in doc_rows]
 
     def runs(self, limit: int = 5) -> list[tuple[Any, ...]]:
         """The latest runs, newest first: id, trigger, start, end, processed, skipped, failed."""
         with self._connect() as db:
             rows = db.execute(select(_RUNS).order_by(_RUNS.c.run_id.desc()).limit(limit))
             return [tuple(row) for row in rows]
-
-
-def is_current(settings: Settings, catalog: Catalog, source: Source) -> bool:
-    """True if ``source`` needs no work: the catalog has it done with this content, code
-    and settings (:meth:`Settings.output_key`), and its published outputs say the same."""
-    row = catalog.document(source.doc_id)
-    return (row is not None and row["status"] == "done" and row["sha256"] == source.sha256
-            and row["pipeline_version"] == settings.output_key()
-            and is_up_to_date(settings, source))
 
 
 #: The advisory lock's key: the same number for every process of a project (the

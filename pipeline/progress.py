@@ -1,4 +1,5 @@
-"""Progress of long work, told to whoever listens: the run catalog, for `gazette status`.
+"""Progress of long work, told to whoever listens: the run catalog, for `gazette status`;
+and whether the process doing it still runs (:func:`process_alive`).
 
 Work that takes a while (reading a PDF's pages) calls :func:`report` as it goes; the
 code that runs a stage for a document listens for that document
@@ -15,11 +16,13 @@ so the stage code does not need to know who asks.
 
 from __future__ import annotations
 
+import os
+import socket
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["Listener", "listening", "report"]
+__all__ = ["Listener", "listening", "process_alive", "report"]
 
 #: Told the units of work done so far, and how many there are in all.
 Listener = Callable[[int, int], None]
@@ -42,3 +45,21 @@ def report(done: int, total: int) -> None:
     listener = _LISTENER.get()
     if listener is not None:
         listener(done, total)
+
+
+def process_alive(pid: int, host: str) -> bool | None:
+    """Whether the process ``pid`` on ``host`` still runs: True or False on this machine,
+    None for a process on another one (it cannot be asked from here).
+
+    >>> process_alive(os.getpid(), socket.gethostname()), process_alive(1, "elsewhere")
+    (True, None)
+    """
+    if host != socket.gethostname():
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process: it exists
+    return True

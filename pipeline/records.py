@@ -45,7 +45,7 @@ class Source:
     doc_id: str
     #: ``unsupported`` files are reported as failed by the ingest stage.
     kind: SourceKind
-    #: SHA-256 of the file's bytes; with the pipeline version it decides re-processing.
+    #: SHA-256 of the file's bytes; with the build key it decides re-processing.
     sha256: str
     #: Why the file cannot be read at all (found by discovery), or None.
     rejected: str | None = None

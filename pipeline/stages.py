@@ -19,7 +19,7 @@ from typing import Any
 
 from pipeline import exports, reviews, sentalign
 from pipeline.align import align_sentences, pair_articles
-from pipeline.catalog import Catalog, is_current
+from pipeline.catalog import Catalog
 from pipeline.config import PIPELINE_VERSION, Settings
 from pipeline.editions import ActDocument, Cut, cut_edition
 from pipeline.embedding.encoder import Encoder
@@ -43,7 +43,7 @@ from pipeline.repair import RULES, RepairConfig, repair
 from pipeline.reviews import Review, apply_edits
 from pipeline.sentalign import AlignParams, Bead
 from pipeline.sentences import segment_text, split_sentences
-from pipeline.store import DocumentOutput, jsonl, publish_folder, read_manifest
+from pipeline.store import DocumentOutput, is_up_to_date, jsonl, publish_folder, read_manifest
 from pipeline.structure import decree_number, structure_json, structure_of
 
 __all__ = [
@@ -381,9 +381,8 @@ def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentS
     manifests answer (``gazette run`` then starts no server and imports no flow, and a
     scheduled tick no flow of its own and no report).
     """
-    catalog = Catalog(settings)
     sources = discover(settings)
-    if not all(is_current(settings, catalog, source) for source in sources):
+    if not all(is_up_to_date(settings, source) for source in sources):
         return None
     current = current_documents(settings, sources)
     for path in settings.aligned.glob("*/pairing.json"):  # a pair whose file went
@@ -391,7 +390,7 @@ def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentS
         if not {pair["english"], pair["other"]} <= current:
             return None
     summaries = [skipped(settings, source) for source in sources]
-    catalog.record_idle_run(trigger, summaries)
+    Catalog(settings).record_idle_run(trigger, summaries)
     return summaries
 
 

@@ -5,7 +5,8 @@ places (``cleaned/.staging-<doc>``, ``aligned/.staging-<doc>``) and swapped in b
 :meth:`DocumentOutput.publish` only when every stage has finished, so a crash or a
 failing stage never leaves a half-written document: the previous complete output
 (if any) stays. ``cleaned/<doc>/manifest.json`` is written last and records the
-content hash and pipeline version that :func:`is_up_to_date` compares.
+content hash, build key and review digest that :func:`is_up_to_date` compares: the
+one place that says whether a document needs work.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import reviews
+from pipeline.catalog import database_lock
 from pipeline.config import Settings
 from pipeline.errors import BusyError
 from pipeline.records import Source
@@ -179,24 +180,6 @@ def is_up_to_date(settings: Settings, source: Source) -> bool:
     return (settings.aligned / source.doc_id).is_dir()
 
 
-def process_alive(pid: int, host: str) -> bool | None:
-    """Whether the process ``pid`` on ``host`` still runs: True or False on this machine,
-    None for a process on another one (it cannot be asked from here).
-
-    >>> process_alive(os.getpid(), socket.gethostname()), process_alive(1, "elsewhere")
-    (True, None)
-    """
-    if host != socket.gethostname():
-        return None
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # another user's process: it exists
-    return True
-
-
 #: How this process checks, before a write that needs it, that it still holds the
 #: project lock: set while it holds one that can be lost under it (PostgreSQL's).
 _LOCK_CHECK: Callable[[], None] | None = None
@@ -223,8 +206,6 @@ def project_lock(settings: Settings, wait: bool = False) -> Iterator[None]:
     """
     global _LOCK_CHECK
     if settings.catalog_url is not None:
-        from pipeline.catalog import database_lock
-
         with database_lock(settings, wait) as check:
             _LOCK_CHECK = check
             try:

@@ -15,11 +15,11 @@ from services import Postgres
 from sqlalchemy import create_engine, text
 
 from pipeline import catalog
-from pipeline.catalog import Catalog, is_current
+from pipeline.catalog import Catalog
 from pipeline.config import Settings
 from pipeline.errors import BusyError, LockLostError
 from pipeline.records import DocumentSummary, Source
-from pipeline.store import DocumentOutput, project_lock
+from pipeline.store import DocumentOutput, is_up_to_date, project_lock
 
 _DATABASES = itertools.count()
 
@@ -82,18 +82,35 @@ def test_idle_runs_in_a_row_are_folded_into_one(settings: Settings):
     assert len({first, busy, again, manual}) == 4
 
 
-def test_a_document_is_current_only_if_catalog_and_outputs_agree(settings: Settings):
+def test_the_manifest_says_whether_a_document_needs_work_not_the_catalog(settings: Settings):
     catalog = Catalog(settings)
     src = source(settings)
-    assert not is_current(settings, catalog, src)
     run = catalog.start_run("manual")
     catalog.record(run, src, DocumentSummary("d", "d.txt", "done"))
-    assert not is_current(settings, catalog, src)  # nothing published yet
+    assert not is_up_to_date(settings, src)  # the catalog says done; nothing published
     publish(settings, src)
-    assert is_current(settings, catalog, src)
-    assert not is_current(settings, catalog, source(settings, sha="changed"))
+    assert is_up_to_date(settings, src)
+    assert not is_up_to_date(settings, source(settings, sha="changed"))
+    assert not is_up_to_date(replace(settings, ocr_dpi=settings.ocr_dpi + 1), src)
     catalog.record(run, src, DocumentSummary("d", "d.txt", "failed", error="x"))
-    assert not is_current(settings, catalog, src)
+    assert is_up_to_date(settings, src)  # a later failure left the published outputs
+
+
+def test_a_catalog_made_by_an_older_gazette_is_brought_up_to_date(settings: Settings):
+    """Its ``documents.pipeline_version`` column held the build key: it is renamed."""
+    url = catalog.catalog_url(settings)
+    settings.state.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url)
+    with engine.begin() as db:
+        db.execute(text("CREATE TABLE documents (doc_id TEXT PRIMARY KEY, relpath TEXT NOT "
+                        "NULL, sha256 TEXT NOT NULL, pipeline_version TEXT NOT NULL, status "
+                        "TEXT NOT NULL, error TEXT, pages INTEGER, run_id INTEGER, updated "
+                        "TEXT NOT NULL)"))
+        db.execute(text("INSERT INTO documents VALUES ('d', 'd.txt', 'abc', 'old-key', "
+                        "'done', NULL, 3, 1, '2026-01-01T00:00:00+00:00')"))
+    engine.dispose()
+    rows = Catalog(settings).documents()
+    assert [(row.doc_id, row.build_key, row.pages) for row in rows] == [("d", "old-key", 3)]
 
 
 def test_a_document_at_work_is_listed_with_its_progress_until_recorded(settings: Settings):
