@@ -31,6 +31,7 @@ check: lint
 # bench/results.json (BENCHMARKS.md quotes them). About an hour on 2 cores (the pairing
 # benchmark runs gazette on twelve inboxes).
 bench: setup
+	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python bench/run_all.py --shared ../shared
 
 # Regenerate the sample PDFs in raw/samples/ from the seed texts (needs fpdf2, a dev extra).
