@@ -52,7 +52,7 @@ from pipeline.docalign import (  # noqa: E402
     language_offsets,
     numbers_of,
 )
-from pipeline.stages import encoder_for  # noqa: E402
+from pipeline.embedding.encoder import encoder_for  # noqa: E402
 
 
 class Memo:

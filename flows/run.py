@@ -24,7 +24,7 @@ from prefect.context import TaskRunContext
 from prefect.futures import as_completed
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
-from pipeline import crossdoc, reviews, stages
+from pipeline import crossdoc, reviews, runs, stages
 from pipeline.catalog import Catalog
 from pipeline.config import Settings, check_settings
 from pipeline.docalign import MIN_SCORE
@@ -225,7 +225,7 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
         logger.info("settings other than the defaults: %s", ", ".join(
             f"{name} = {value!r}" for name, value in changed.items()))
     catalog = Catalog(settings)
-    sources = stages.select_sources(discover(settings), only)
+    sources = runs.select_sources(discover(settings), only)
     run_id = catalog.start_run(trigger)
     logger.info("run %d (%s): %d document(s) in %s", run_id, trigger, len(sources),
                 settings.raw)
@@ -252,7 +252,7 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
     summaries = []
     for source in sources:
         if source.doc_id not in futures:
-            summaries.append(stages.skipped(settings, source))
+            summaries.append(runs.skipped(settings, source))
             continue
         summary = futures[source.doc_id].result().summary
         if summary.acts:

@@ -76,7 +76,7 @@ def run(
     """
     overrides = _or_exit(lambda: parse_overrides(set_ or []))
     settings = _prefect_settings(root, overrides)
-    from pipeline.stages import unchanged_run
+    from pipeline.runs import unchanged_run
 
     with _locked(settings, wait):
         summaries = None if force else unchanged_run(settings)
@@ -537,8 +537,8 @@ def export(
     that --since NAME exports only what is new or changed after it. With a Prefect server configured
     (PREFECT_API_URL, as `gazette serve` sets up) it triggers the export deployment.
     """
+    from pipeline.corpus import export_corpus
     from pipeline.export import FORMATS, Selection
-    from pipeline.stages import export_corpus
 
     settings = _prefect_settings(root)
     if _server() and not local and out is None:

@@ -36,13 +36,15 @@ from pipeline.docalign import (
     find_translations,
     language_offsets,
 )
+from pipeline.embedding.encoder import encoder_for
 from pipeline.errors import InputError
 from pipeline.export import render
 from pipeline.export.units import ExportUnit, units_of
 from pipeline.langsplit import language_shares
 from pipeline.pairing import Identity, identity_evidence, identity_from_json, identity_of
 from pipeline.records import Article, Section
-from pipeline.stages import align_params, current_documents, encoder_for, read_structure
+from pipeline.runs import current_documents
+from pipeline.stages import align_params, read_structure
 from pipeline.store import DocumentOutput, read_manifest
 from pipeline.structure import ACT, decree_number, sentence_texts
 

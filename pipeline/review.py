@@ -23,11 +23,12 @@ from typing import Any
 import numpy as np
 
 from pipeline.config import Settings
+from pipeline.embedding.encoder import encoder_for
 from pipeline.errors import InputError
 from pipeline.export.xmltext import XmlText
 from pipeline.records import Article, Block, Page, RepairStep, SentencePair
 from pipeline.repair import final_spans
-from pipeline.store import read_manifest
+from pipeline.store import read_manifest, write_atomic
 
 __all__ = ["Document", "Mark", "Row", "load", "render", "rows_of", "write_review"]
 
@@ -467,9 +468,6 @@ def _origin(mark: Mark, text: Callable[[str], str]) -> str:
 
 def write_review(settings: Settings, doc_id: str, path: Path | None = None) -> Path:
     """Write the review page (default ``aligned/<doc>/review.html``) and return its path."""
-    from pipeline.stages import encoder_for
-    from pipeline.store import write_atomic
-
     path = path or settings.aligned / doc_id / "review.html"
     write_atomic(path, render(load(settings, doc_id, encoder_for(settings).encode)))
     return path

@@ -34,10 +34,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pipeline.catalog import Catalog
 from pipeline.config import Settings
+from pipeline.embedding.encoder import encoder_for
 from pipeline.errors import InputError
 from pipeline.review import Document, load, render
 from pipeline.reviews import edit_context, record, sentence_key
-from pipeline.stages import encoder_for
 
 __all__ = ["MAX_BODY", "MAX_WORD", "checked_request", "decision_for", "review_app"]
 

@@ -2,37 +2,34 @@
 
 These are what the Prefect flow runs as tasks (``flows/run.py``) and what the CLI's
 stage commands use. The stage modules themselves stay pure: they map records to
-records and write nothing.
+records and write nothing. Work on the whole corpus is in :mod:`pipeline.corpus`
+(export) and :mod:`pipeline.crossdoc` (pairs across documents); what a run is to do,
+in :mod:`pipeline.runs`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pipeline import exports, reviews, sentalign
+from pipeline import reviews, sentalign
 from pipeline.align import align_sentences, pair_articles
-from pipeline.catalog import Catalog
 from pipeline.config import PIPELINE_VERSION, Settings
 from pipeline.editions import ActDocument, Cut, cut_edition
-from pipeline.embedding.encoder import Encoder
-from pipeline.errors import InputError
-from pipeline.export import Selection, corpus, dropped_summary, read_units, render
-from pipeline.export.units import article_records, unit_key, units_of
-from pipeline.ingest import discover, ingest, source_for
+from pipeline.embedding.encoder import encoder_for
+from pipeline.export import render
+from pipeline.export.units import article_records, units_of
+from pipeline.ingest import ingest, source_for
 from pipeline.langsplit import label_blocks, language_shares, sections_of
 from pipeline.pairing import identity_json
 from pipeline.records import (
     Article,
     CleanedDocument,
-    CorpusExport,
     DocumentSummary,
     IngestedDocument,
     Section,
@@ -43,18 +40,13 @@ from pipeline.repair import RULES, RepairConfig, repair
 from pipeline.reviews import Review, apply_edits
 from pipeline.sentalign import AlignParams, Bead
 from pipeline.sentences import segment_text, split_sentences
-from pipeline.store import DocumentOutput, is_up_to_date, jsonl, publish_folder, read_manifest
+from pipeline.store import DocumentOutput, jsonl
 from pipeline.structure import decree_number, structure_json, structure_of
 
 __all__ = [
-    "CORPUS",
     "align_files",
     "align_params",
-    "current_documents",
     "edition_summary",
-    "embedding_cache",
-    "encoder_for",
-    "export_corpus",
     "finish",
     "finish_edition",
     "read_structure",
@@ -66,9 +58,6 @@ __all__ = [
     "run_repair",
     "run_split",
     "run_structure",
-    "select_sources",
-    "skipped",
-    "unchanged_run",
 ]
 
 
@@ -163,27 +152,6 @@ def align_params(settings: Settings) -> AlignParams:
     return AlignParams(**knobs)
 
 
-def encoder_for(settings: Settings) -> Encoder:
-    """The run's encoder: one per model and cache, so the model loads once."""
-    return _encoder(settings.model_dir, embedding_cache(settings))
-
-
-def embedding_cache(settings: Settings) -> Path:
-    """Where vectors are cached: ``.gazette/embeddings.sqlite`` on one machine; with a
-    PostgreSQL catalog (machines sharing the project folder, perhaps over NFS, where
-    SQLite's locks do not hold), a cache of this machine's beside its model, one per
-    project: ``<model dir>/../embeddings/<project digest>.sqlite``."""
-    if settings.catalog_url is None:
-        return settings.state / "embeddings.sqlite"
-    project = hashlib.sha1(str(settings.state.resolve()).encode()).hexdigest()[:12]
-    return settings.model_dir.parent / "embeddings" / f"{project}.sqlite"
-
-
-@cache
-def _encoder(model_dir: Path, cache_file: Path) -> Encoder:
-    return Encoder(model_dir, cache=cache_file)
-
-
 def run_export(
     sentences: dict[str, list[SentencePair]], articles: dict[str, list[Article]],
     cleaned: CleanedDocument, settings: Settings, out: DocumentOutput,
@@ -197,49 +165,6 @@ def run_export(
         out.write("aligned", name, text)
     return {language: sum(p.matched for p in pairs)
             for language, pairs in sentences.items()}
-
-
-#: Where ``gazette export`` writes, below ``aligned/`` (no document id starts with ``_``).
-CORPUS = "_corpus"
-
-
-def export_corpus(
-    settings: Settings, selection: Selection, formats: tuple[str, ...], regional: bool,
-    folder: Path | None = None, since: str | None = None, name: str | None = None,
-) -> CorpusExport:
-    """Merge the published units of every document into one export, written all at once
-    into ``folder`` (default ``aligned/_corpus``, replaced as a whole).
-
-    Every export is recorded under ``name`` (default: its time) with the units the
-    selection gave, so that a later export ``since`` it (a name, or ``last``) leaves out
-    the units it had: a translation team receives each unit once, and again only when
-    its text changed.
-
-    Raises :class:`InputError` if no document has been processed or ``since`` names no
-    recorded export (nothing is written).
-    """
-    folder = folder or settings.aligned / CORPUS
-    documents = [read_units(path) for path in sorted(settings.aligned.glob("[!._]*/*.jsonl"))
-                 if path.stem == path.parent.name]
-    if not documents:
-        raise InputError(f"no processed documents in {settings.aligned}",
-                         "run `gazette run` first")
-    name = exports.checked_name(name)
-    since, before = exports.read(settings, since) if since else (None, frozenset())
-    units = corpus(documents, selection)
-    keys = [unit_key(unit) for unit in units]
-    new = [unit for unit, key in zip(units, keys, strict=True) if key not in before]
-    if len(new) < len(units):
-        selection.dropped[f"exported by {since}"] += len(units) - len(new)
-    rendered = render(new, "corpus", formats, regional)
-    publish_folder(folder, rendered.files)
-    exports.record(settings, name, set(keys) | before, len(new))
-    jsonl_file = rendered.files.get("corpus.jsonl")
-    return CorpusExport(
-        folder=folder, documents=len(documents), files=tuple(rendered.files),
-        units=None if jsonl_file is None else jsonl_file.count("\n"),
-        left_out=dropped_summary(selection.dropped),
-        removed_characters=rendered.removed_characters, name=name)
 
 
 def finish(
@@ -353,60 +278,3 @@ def align_files(src: Path, tgt: Path, settings: Settings, *, src_lang: str, tgt_
     return sentalign.align(source, target, vectors[:len(source)], vectors[len(source):],
                            align_params(settings),
                            embed=encoder.encode if settings.align_second_pass else None)
-
-
-def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[Source]:
-    """The sources named in ``only`` (document ids or inbox paths), or all of them.
-
-    Raises :class:`InputError` for a name that matches no document.
-    """
-    if not only:
-        return sources
-    unknown = [name for name in only
-               if not any(name in (s.doc_id, s.relpath) for s in sources)]
-    if unknown:
-        raise InputError(f"no document {', '.join(map(repr, unknown))} in the inbox",
-                         "give a document id as `gazette status` lists it, or a path "
-                         "relative to raw/")
-    return [s for s in sources if s.doc_id in only or s.relpath in only]
-
-
-def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentSummary] | None:
-    """If no document of the inbox is new, changed or failed, record a run that found
-    nothing to do (folded into the last run if that found nothing either:
-    :meth:`Catalog.record_idle_run`) and return its summaries; else None (the flow has
-    work).
-
-    A run with nothing to do needs no Prefect flow run: the catalog and the published
-    manifests answer (``gazette run`` then starts no server and imports no flow, and a
-    scheduled tick no flow of its own and no report).
-    """
-    sources = discover(settings)
-    if not all(is_up_to_date(settings, source) for source in sources):
-        return None
-    current = current_documents(settings, sources)
-    for path in settings.aligned.glob("*/pairing.json"):  # a pair whose file went
-        pair = json.loads(path.read_text(encoding="utf-8"))
-        if not {pair["english"], pair["other"]} <= current:
-            return None
-    summaries = [skipped(settings, source) for source in sources]
-    Catalog(settings).record_idle_run(trigger, summaries)
-    return summaries
-
-
-def current_documents(settings: Settings, sources: list[Source] | None = None) -> set[str]:
-    """The documents of the inbox's files as processed last (an edition's acts with it):
-    what takes part in pairing across documents."""
-    current: set[str] = set()
-    for source in discover(settings) if sources is None else sources:
-        manifest = read_manifest(settings, source.doc_id)
-        if manifest is not None and manifest.get("sha256") == source.sha256:
-            current.update(manifest.get("acts") or [source.doc_id])
-    return current
-
-
-def skipped(settings: Settings, source: Source) -> DocumentSummary:
-    """The summary of a document that is up to date, as its manifest recorded it."""
-    recorded = dict((read_manifest(settings, source.doc_id) or {}).get("summary", {}))
-    recorded.update(status="skipped", languages=tuple(recorded.get("languages", ())))
-    return DocumentSummary(**recorded)

@@ -89,7 +89,7 @@ def test_a_password_in_the_catalog_url_is_never_printed(tmp_path: Path):
 
 
 def test_machines_sharing_a_project_keep_their_embedding_caches_apart(tmp_path: Path):
-    from pipeline.stages import embedding_cache
+    from pipeline.embedding.encoder import embedding_cache
 
     alone = Settings.for_root(tmp_path)
     assert embedding_cache(alone) == tmp_path / ".gazette" / "embeddings.sqlite"

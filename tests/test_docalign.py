@@ -18,6 +18,7 @@ from pipeline.align import align_sentences, pair_articles
 from pipeline.config import Settings
 from pipeline.crossdoc import match_files
 from pipeline.docalign import MIN_SCORE, Digest, Match, Sentences, link, rescore
+from pipeline.embedding.encoder import encoder_for
 
 
 def ntrex_documents(shared: Path, count: int) -> list[list[tuple[str, str]]]:
@@ -50,7 +51,7 @@ def test_a_bilingual_notification_pairs_paragraph_by_paragraph(shared: Path, tmp
     keys = ["preamble", "p1", "p2", "p3", "p4"]
     assert [a.key for a in articles["hi"]] == [a.key for a in articles["en"]] == keys
     pairs = pair_articles(articles, "en")
-    found = align_sentences(pairs, stages.encoder_for(settings).encode,
+    found = align_sentences(pairs, encoder_for(settings).encode,
                             stages.align_params(settings))["hi"]
     for number, paragraph in enumerate(paragraphs, 1):
         units = [(p.pivot_text, p.text) for p in found if p.article == f"p{number}" and p.matched]

@@ -173,8 +173,8 @@ def test_reviewed_pairs_are_marked_in_every_format_and_can_be_exported_alone():
 
 def test_an_export_since_an_earlier_one_holds_only_new_or_changed_units(tmp_path):
     from pipeline.config import Settings
+    from pipeline.corpus import export_corpus
     from pipeline.errors import InputError
-    from pipeline.stages import export_corpus
 
     settings = Settings.for_root(tmp_path)
 

@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("stage 6, export", {"export", "export.units", "export.tmx", "export.xliff",
                          "export.tabular"}),
     ("compositions of the stages, pairs across documents, and the review page",
-     {"stages", "crossdoc", "review", "reviewapp"}),
+     {"stages", "runs", "corpus", "crossdoc", "review", "reviewapp"}),
 ]
 #: Imports that go up, each with its reason.
 ALLOWED_UP = {

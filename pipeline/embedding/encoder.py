@@ -14,14 +14,16 @@ import os
 import sqlite3
 import threading
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from pipeline.config import Settings
 from pipeline.embedding.build import verify
 
-__all__ = ["Encoder"]
+__all__ = ["Encoder", "embedding_cache", "encoder_for"]
 
 log = logging.getLogger(__name__)
 
@@ -128,3 +130,24 @@ class Encoder:
         with db:
             db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)",
                            [(key, vector.tobytes()) for key, vector in vectors.items()])
+
+
+def encoder_for(settings: Settings) -> Encoder:
+    """The run's encoder: one per model and cache, so the model loads once."""
+    return _encoder(settings.model_dir, embedding_cache(settings))
+
+
+def embedding_cache(settings: Settings) -> Path:
+    """Where vectors are cached: ``.gazette/embeddings.sqlite`` on one machine; with a
+    PostgreSQL catalog (machines sharing the project folder, perhaps over NFS, where
+    SQLite's locks do not hold), a cache of this machine's beside its model, one per
+    project: ``<model dir>/../embeddings/<project digest>.sqlite``."""
+    if settings.catalog_url is None:
+        return settings.state / "embeddings.sqlite"
+    project = hashlib.sha1(str(settings.state.resolve()).encode()).hexdigest()[:12]
+    return settings.model_dir.parent / "embeddings" / f"{project}.sqlite"
+
+
+@cache
+def _encoder(model_dir: Path, cache_file: Path) -> Encoder:
+    return Encoder(model_dir, cache=cache_file)
