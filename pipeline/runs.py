@@ -13,7 +13,8 @@ from pipeline.ingest import discover
 from pipeline.records import DocumentSummary, Source
 from pipeline.store import is_up_to_date, read_manifest
 
-__all__ = ["current_documents", "select_sources", "skipped", "unchanged_run"]
+__all__ = ["current_documents", "inbox_documents", "select_sources", "skipped",
+           "unchanged_run"]
 
 def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[Source]:
     """The sources named in ``only`` (document ids or inbox paths), or all of them.
@@ -70,3 +71,13 @@ def skipped(settings: Settings, source: Source) -> DocumentSummary:
     recorded = dict((read_manifest(settings, source.doc_id) or {}).get("summary", {}))
     recorded.update(status="skipped", languages=tuple(recorded.get("languages", ())))
     return DocumentSummary(**recorded)
+
+
+def inbox_documents(settings: Settings) -> set[str]:
+    """The documents of the files in raw/ (an edition's acts with it), processed or not
+    yet: what `gazette status` does not call gone."""
+    found: set[str] = set()
+    for source in discover(settings):
+        found.add(source.doc_id)
+        found.update((read_manifest(settings, source.doc_id) or {}).get("acts") or ())
+    return found

@@ -27,9 +27,14 @@ when it was signed, and the decree that promulgates it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["MONTHS", "Treaty", "iso_date", "parties_of", "treaty_in", "treaty_titles"]
+from pipeline.acts import Act, find_acts
+from pipeline.records import Page
+
+__all__ = ["MONTHS", "Treaty", "act_treaties", "iso_date", "parties_of", "treaties_in",
+           "treaty_in", "treaty_titles"]
 
 #: Month names, January first, per language (dates in decrees, gazettes, bulletins).
 MONTHS = {
@@ -206,3 +211,19 @@ def iso_date(day: str, month: str, year: str, language: str = "pt") -> str | Non
     if month.lower() not in months:
         return None
     return f"{int(year):04d}-{months.index(month.lower()) + 1:02d}-{int(day):02d}"
+
+
+def act_treaties(pages: Sequence[Page]) -> list[tuple[Act, Treaty | None]]:
+    """The acts of a document's pages (:func:`pipeline.acts.find_acts`), each with the
+    treaty it promulgates or prints, if any."""
+    return [(act, treaty_in(act.text)) for act in find_acts(pages)]
+
+
+def treaties_in(pages: Sequence[Page]) -> list[tuple[str, Treaty]]:
+    """The treaties a document holds, each with the heading of its act: per act of an
+    edition, or the whole text (heading "") for a document with no act heading."""
+    found = act_treaties(pages)
+    if not found:
+        whole = treaty_in("\n\n".join(page.text for page in pages))
+        return [] if whole is None else [("", whole)]
+    return [(act.heading, treaty) for act, treaty in found if treaty is not None]

@@ -1,0 +1,138 @@
+"""`gazette serve`'s lifecycle: a Prefect server if none is configured, the project's
+deployments served here or handed to a work pool, and a clean stop on Ctrl-C.
+
+The command line parses and prints; this module does the serving and tells what it does
+through ``say`` (a line at a time).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from uuid import UUID
+
+from flows.server import LocalServer, announce, withdraw
+from pipeline.config import Settings
+
+__all__ = ["CHORE_SECONDS", "POLL_SECONDS", "serve_project"]
+
+#: How often `gazette serve` asks its server for runs to start (Prefect's default is 10 s,
+#: which a triggered `gazette rerun` would wait half of on average).
+POLL_SECONDS = 2.0
+#: How often `gazette serve --pool` looks for flow runs a stopped worker left pending.
+CHORE_SECONDS = 15.0
+
+Say = Callable[[str], None]
+
+
+def serve_project(root: Path, settings: Settings, say: Say, *, cron: str | None,
+                  interval: float | None, port: int, dask: str | None,
+                  pool: str | None) -> None:
+    """Serve the deployments of the project in ``root`` until Ctrl-C or SIGTERM.
+
+    Uses the Prefect server of PREFECT_API_URL if set, else starts one on ``port``. While
+    it serves, ``.gazette/server.json`` tells the project's other commands where. On the
+    way out: a pool's ingestion schedule paused, or the runs served here cancelled; the
+    note withdrawn; a server it started stopped. Raises :class:`GazetteError` if the
+    server does not start.
+    """
+    # Ctrl-C (SIGINT) stops serving however the command was started: a shell script that
+    # starts it in the background hands it SIGINT ignored, and Python would keep that.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    server = None
+    in_pool: list[UUID] = []
+    try:  # Ctrl-C may come at any moment, the server's start-up included
+        if not os.environ.get("PREFECT_API_URL"):
+            server = LocalServer(port, settings.state / "prefect-server.log")
+            say(f"gazette serve: starting a Prefect server on {server.url} "
+                f"(log: {settings.state / 'prefect-server.log'}) …")
+            server.start()
+            os.environ["PREFECT_API_URL"] = server.api_url
+        with _interrupts_deferred():  # Prefect's import would turn Ctrl-C into another error
+            from prefect import serve as prefect_serve
+
+            from flows.deployments import DEFAULT_CRON, deploy_to_pool, deployments
+        api = os.environ["PREFECT_API_URL"]
+        made = deployments(root, cron, interval, dask, pool=pool is not None)
+        if pool is not None:
+            in_pool = deploy_to_pool(made, pool)
+        announce(settings.state, api)
+        when = f"every {interval:g} s" if interval else f"on cron '{cron or DEFAULT_CRON}'"
+        where = (f"by the workers of work pool '{pool}' (`gazette worker --pool {pool}`)"
+                 if pool is not None else "here")
+        say(f"gazette serve: Prefect API {api} (UI {api.removesuffix('/api')}); new "
+            f"documents in {settings.raw} are processed {when}, {where}; `gazette run`, "
+            "`rerun` and `export` in this folder use this server. Ctrl-C stops.")
+        if pool is None:
+            prefect_serve(*made, print_starting_message=True, query_seconds=POLL_SECONDS)
+        else:
+            _until_stopped(lambda: _cancel_orphans(root, say))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        _stop_serving(root, in_pool, say)
+        withdraw(settings.state)
+        if server is not None:
+            server.stop()
+    say("gazette serve: stopped")
+
+
+def _stop_serving(root: Path, in_pool: list[UUID], say: Say) -> None:
+    """Pause the ingestion schedule of a pool's deployments (their workers stay); or,
+    served here, cancel the runs this process was running (so that the next serve's
+    ticks are not refused for the 5 minutes their slot would stay taken)."""
+    if not os.environ.get("PREFECT_API_URL"):
+        return  # stopped before a server was up
+    from flows.deployments import cancel_unfinished, pause
+
+    try:
+        if in_pool:
+            pause(in_pool)
+        else:
+            for name in cancel_unfinished(root):
+                say(f"gazette serve: flow run {name} cancelled (stopped with serve)")
+    except Exception as exc:  # the server may be gone already: nothing left to tidy
+        say(f"gazette serve: could not tidy the server's runs ({exc})")
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C until the block ends, then raise it as KeyboardInterrupt.
+
+    A Ctrl-C that lands while Prefect is imported arrives inside a pydantic serializer,
+    which reports it as a ``PydanticSerializationError`` (a traceback, exit 1) instead.
+    """
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a held Ctrl-C lands here
+
+
+def _until_stopped(chore: Callable[[], None]) -> None:
+    """Do ``chore`` every :data:`CHORE_SECONDS` until Ctrl-C or SIGTERM (raised here as
+    KeyboardInterrupt)."""
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    while True:
+        time.sleep(CHORE_SECONDS)
+        chore()
+
+
+def _cancel_orphans(root: Path, say: Say) -> None:
+    """Cancel the flow runs a stopped worker left pending (see
+    :func:`flows.deployments.cancel_orphans`), and say so; a server that does not answer
+    now is asked again next time."""
+    from flows.deployments import cancel_orphans
+
+    try:
+        for name in cancel_orphans(root):
+            say(f"gazette serve: flow run {name} cancelled (left pending by a stopped worker)")
+    except Exception as exc:  # the server busy or restarting: the next round asks again
+        say(f"gazette serve: could not look for orphaned flow runs: {exc}")
