@@ -21,7 +21,7 @@ from prefect import Task, flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 from prefect.context import TaskRunContext
-from prefect.futures import as_completed
+from prefect.futures import PrefectFuture, as_completed
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from pipeline import crossdoc, reviews, runs, stages
@@ -231,14 +231,7 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
                 settings.raw)
     for relpath, reason in ignored(settings):
         logger.info("ignored %s: %s", relpath, reason)
-    futures = {}
-    for number, source in enumerate(sources, start=1):
-        if not force and is_up_to_date(settings, source):
-            logger.info("[%d/%d] %s: unchanged since its last run, skipped",
-                        number, len(sources), source.relpath)
-            continue
-        logger.info("[%d/%d] %s -> %s", number, len(sources), source.relpath, source.doc_id)
-        futures[source.doc_id] = process_document.submit(source, settings, run_id)
+    futures = _submit_documents(sources, settings, run_id, force)
     acts = {}  # an edition's acts, sent off as soon as it is cut
     for future in as_completed(list(futures.values())):
         processed = future.result()
@@ -249,17 +242,8 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
                         len(processed.acts), len(todo))
         acts[processed.summary.doc_id] = [process_act.submit(act, settings, run_id)
                                           for act in todo]
-    summaries = []
-    for source in sources:
-        if source.doc_id not in futures:
-            summaries.append(runs.skipped(settings, source))
-            continue
-        summary = futures[source.doc_id].result().summary
-        if summary.acts:
-            summary = stages.edition_summary(summary, [f.result() for f in acts[source.doc_id]])
-            if summary.status == "failed":
-                catalog.record(run_id, source, summary)
-        summaries.append(summary)
+    summaries = [_summary(source, futures, acts, settings, catalog, run_id)
+                 for source in sources]
     catalog.finish_run(run_id, summaries)
     try:  # documents changed or went: pairs across documents may have too
         _log_pairs(crossdoc.pair_across_documents(settings))
@@ -268,3 +252,33 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
     create_markdown_artifact(run_report(summaries, changed), key="gazette-run",
                              description=f"gazette run {run_id} on {settings.raw}")
     return summaries
+
+
+def _submit_documents(sources: list[Source], settings: Settings, run_id: int, force: bool
+                      ) -> dict[str, PrefectFuture[Processed]]:
+    """Send off each document that needs work (all with ``force``), saying which."""
+    logger = get_run_logger()
+    futures = {}
+    for number, source in enumerate(sources, start=1):
+        if not force and is_up_to_date(settings, source):
+            logger.info("[%d/%d] %s: unchanged since its last run, skipped",
+                        number, len(sources), source.relpath)
+            continue
+        logger.info("[%d/%d] %s -> %s", number, len(sources), source.relpath, source.doc_id)
+        futures[source.doc_id] = process_document.submit(source, settings, run_id)
+    return futures
+
+
+def _summary(source: Source, futures: dict[str, PrefectFuture[Processed]],
+             acts: dict[str, list[PrefectFuture[DocumentSummary]]], settings: Settings,
+             catalog: Catalog, run_id: int) -> DocumentSummary:
+    """How a document ended in this run: skipped, or as processed (an edition with what
+    its acts gave, recorded failed if any act failed)."""
+    if source.doc_id not in futures:
+        return runs.skipped(settings, source)
+    summary = futures[source.doc_id].result().summary
+    if summary.acts:
+        summary = stages.edition_summary(summary, [f.result() for f in acts[source.doc_id]])
+        if summary.status == "failed":
+            catalog.record(run_id, source, summary)
+    return summary
