@@ -178,11 +178,10 @@ def _inherit_from_neighbours(blocks: list[Block]) -> list[Block]:
     ends the act before it; what follows is the annex's, maybe in another language).
     """
     following: list[str] = []  # per block, the language of the next judged block
+    later = ""
     for block in reversed(blocks):
-        if block.evidence in _JUDGED or not following:
-            following.append(block.language if block.evidence in _JUDGED else "")
-        else:
-            following.append(following[-1])
+        later = block.language if block.evidence in _JUDGED else later
+        following.append(later)
     following.reverse()
     current = following[0] if following else ""
     if not current:
