@@ -77,7 +77,11 @@ def parse_overrides(assignments: list[str]) -> dict[str, Any]:
 def project_settings(root: Path, set_: list[str] | None) -> Settings:
     """The settings of the project in ``root`` (its gazette.toml) with ``--set`` applied;
     a bad file or value exits with a clear message."""
-    overrides = or_exit(lambda: parse_overrides(set_ or []))
+    return _checked_settings(root, or_exit(lambda: parse_overrides(set_ or [])))
+
+
+def _checked_settings(root: Path, overrides: dict[str, Any]) -> Settings:
+    """``root``'s settings with ``overrides`` (from ``--set``) checked and applied."""
     return or_exit(lambda: Settings.for_root(root, **check_settings(overrides, "--set")))
 
 
@@ -88,8 +92,7 @@ def prefect_settings(root: Path, overrides: dict[str, Any] | None = None,
     With ``resident``, a live `gazette serve` of the project becomes the Prefect API
     (unless PREFECT_API_URL is set already), so no temporary server is started.
     """
-    settings = or_exit(lambda: Settings.for_root(
-        root, **check_settings(overrides or {}, "--set")))
+    settings = _checked_settings(root, overrides or {})
     settings.state.mkdir(parents=True, exist_ok=True)
     os.environ.update(prefect_environment(settings))
     logging.getLogger("pipeline").setLevel(logging.INFO)
