@@ -333,6 +333,21 @@ _LOCK_KEY = int.from_bytes(hashlib.sha256(b"gazette project lock").digest()[:8],
                            signed=True)
 
 
+#: Who holds the project lock: the one advisory lock on ``_LOCK_KEY`` in this database.
+#: Other advisory locks on the server (Prefect's own, other projects') are not it.
+_HOLDER = text(
+    "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+    "WHERE l.locktype = 'advisory' AND l.granted AND l.pid <> pg_backend_pid() "
+    "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+    "AND l.classid::text::bigint = :high AND l.objid::text::bigint = :low LIMIT 1")
+
+
+def _lock_key_parts() -> dict[str, int]:
+    """``_LOCK_KEY`` as ``pg_locks`` shows a bigint advisory key: two unsigned halves."""
+    unsigned = _LOCK_KEY & 0xFFFF_FFFF_FFFF_FFFF
+    return {"high": unsigned >> 32, "low": unsigned & 0xFFFF_FFFF}
+
+
 @contextmanager
 def database_lock(settings: Settings, wait: bool = False) -> Iterator[Callable[[], None]]:
     """The project lock held in the catalog's PostgreSQL database (an advisory lock on
@@ -385,10 +400,7 @@ def _locked_connection(engine: Engine, settings: Settings, holder: str, wait: bo
         if wait:
             db.execute(select(func.pg_advisory_lock(_LOCK_KEY)))
         elif not db.execute(select(func.pg_try_advisory_lock(_LOCK_KEY))).scalar_one():
-            other = db.execute(text(
-                "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
-                "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
-                "AND l.pid <> pg_backend_pid() LIMIT 1")).scalar()
+            other = db.execute(_HOLDER, _lock_key_parts()).scalar()
             raise BusyError(f"{other or 'another process'} is working on "
                             f"{settings.state.parent}", "wait for it to finish, or pass --wait")
         db.commit()

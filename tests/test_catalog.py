@@ -157,6 +157,29 @@ def test_the_project_lock_turns_a_second_holder_away_naming_the_first(settings: 
         pass
 
 
+@pytest.mark.slow
+def test_the_lock_holder_named_is_this_project_s_not_another_advisory_lock_s(
+        postgres: Postgres, tmp_path: Path):
+    """PostgreSQL is shared (Prefect's server keeps its database there too): advisory
+    locks held by others on the server are not this project's holder."""
+    name, neighbour = f"catalog{next(_DATABASES)}", f"catalog{next(_DATABASES)}"
+    postgres.create_database(name)
+    postgres.create_database(neighbour)
+    settings = replace(Settings.for_root(tmp_path), catalog_url=postgres.url(name))
+    others = [create_engine(postgres.url(db)).connect() for db in (name, neighbour)]
+    try:
+        for other, key in zip(others, (7, catalog._LOCK_KEY), strict=True):
+            other.execute(text("SELECT set_config('application_name', 'prefect', false)"))
+            assert other.execute(text("SELECT pg_try_advisory_lock(:key)"),
+                                 {"key": key}).scalar_one()
+        with (project_lock(settings),
+              pytest.raises(BusyError, match=rf"^gazette \(pid {os.getpid()} on "),
+              project_lock(replace(settings))):
+            pass
+    finally:
+        for other in others:
+            other.close()
+
 
 @pytest.mark.slow
 def test_a_lock_lost_with_postgresql_restarting_is_taken_again_or_stops_the_writes(
