@@ -2,7 +2,7 @@
 
 The edition is the 140-page Diário Oficial da União section 1 of 1 October 2014
 (``brazil-pdfs/DOUS1a.pdf``), read as a run reads it, then cut by
-``pipeline.acts.find_acts`` (on the lines as read: the repair stage's reflow would
+``pipeline.editions.acts.find_acts`` (on the lines as read: the repair stage's reflow would
 join a heading to the lines around it, so acts are cut first and repaired each).
 Gold: ``bench/gold/dou-2014-10-01-s1-acts.tsv`` (pages 1-15,
 the *tuning* pages: the finder was written looking at them) and
@@ -16,7 +16,7 @@ counts).
 
 Printed per gold file: boundary precision and recall, the share of matched acts of the
 right kind; over the whole edition: acts found, the share with issuing bodies and with
-a page range, the acts taken for treaties (``pipeline.treaties``; the edition
+a page range, the acts taken for treaties (``pipeline.editions.treaties``; the edition
 promulgates none), and the finder's time against reading the edition. With ``--run``,
 also the time of ``gazette run`` on the edition alone in a fresh project (its own
 temporary Prefect server, every act a task), and the acts it published.
@@ -40,11 +40,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline.acts import Act, find_acts  # noqa: E402
 from pipeline.config import Settings  # noqa: E402
-from pipeline.ingest import ingest, source_for  # noqa: E402
-from pipeline.pdfread import shutdown_page_pool  # noqa: E402
-from pipeline.treaties import treaty_in  # noqa: E402
+from pipeline.editions.acts import Act, find_acts  # noqa: E402
+from pipeline.editions.treaties import treaty_in  # noqa: E402
+from pipeline.read.ingest import ingest, source_for  # noqa: E402
+from pipeline.read.pdfread import shutdown_page_pool  # noqa: E402
 
 GOLD = {"tuning (pages 1-15)": ROOT / "bench/gold/dou-2014-10-01-s1-acts.tsv",
         "reporting (pages 40-47, held out)":

@@ -33,9 +33,9 @@ import align_data
 import galechurch
 from align_score import f1_scores
 
+from pipeline.align.core import Bead, align
 from pipeline.config import Settings
 from pipeline.embedding.encoder import Encoder
-from pipeline.sentalign import Bead, align
 
 SETS: dict[str, Callable[[Path], list[align_data.Case]]] = {
     "textberg": align_data.textberg,

@@ -4,7 +4,7 @@ The unit of work is a whole edition, the 140-page Diário Oficial da União sect
 1 October 2014 (``brazil-pdfs/DOUS1a.pdf``; mostly three columns, with tables and titles
 across them). In one script, on the same file:
 
-* **speed** — CPU and wall time of ``pipeline.ingest`` (the page decision, fake-bold
+* **speed** — CPU and wall time of ``pipeline.read.ingest`` (the page decision, fake-bold
   de-duplication, layout analysis; pages read by 2 worker processes) against plain
   pdfplumber ``page.extract_text()`` on every page; each reader runs in a fresh
   process of its own, start-up and imports included, and CPU time includes the
@@ -45,8 +45,8 @@ from pdfplumber.utils import extract_text
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline.lexicon import is_known  # noqa: E402
-from pipeline.textlayer import dedupe_chars, split_by_orientation  # noqa: E402
+from pipeline.read.textlayer import dedupe_chars, split_by_orientation  # noqa: E402
+from pipeline.text.lexicon import is_known  # noqa: E402
 
 HYPHEN_BREAK = re.compile(r"([^\W\d_]+)-\n([^\W\d_]+)")
 WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
@@ -66,8 +66,8 @@ GAZETTE = """
 import json, sys, tempfile
 from pathlib import Path
 from pipeline.config import Settings
-from pipeline.ingest import ingest, source_for
-from pipeline.pdfread import shutdown_page_pool
+from pipeline.read.ingest import ingest, source_for
+from pipeline.read.pdfread import shutdown_page_pool
 with tempfile.TemporaryDirectory() as tmp:
     document = ingest(source_for(Path(sys.argv[1])), Settings.for_root(Path(tmp)))
 shutdown_page_pool()  # the workers end, so their CPU time is counted

@@ -3,7 +3,7 @@
 A scheduled run finds many short documents (notifications, decrees of a few pages).
 This script reads such an inbox — the shared India PDFs (Hindi text layers, broken
 ones OCR'd, a legacy font), the Swedish regulation, and the two sample PDFs (a scan
-and a text layer) — with ``pipeline.ingest`` as ``gazette run`` does: documents one
+and a text layer) — with ``pipeline.read.ingest`` as ``gazette run`` does: documents one
 at a time and two at a time (the flow's default), their pages read by the run's page
 workers. It reports wall time, CPU time (with the workers' and Tesseract's) and their
 ratio: 2.0 means both cores worked all the time.
@@ -29,8 +29,8 @@ import sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from pipeline.config import Settings
-from pipeline.ingest import ingest, source_for
-from pipeline.pdfread import shutdown_page_pool
+from pipeline.read.ingest import ingest, source_for
+from pipeline.read.pdfread import shutdown_page_pool
 at_once, files = int(sys.argv[1]), sys.argv[2:]
 with tempfile.TemporaryDirectory() as tmp:
     settings = Settings.for_root(Path(tmp))

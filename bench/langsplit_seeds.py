@@ -20,10 +20,10 @@ import sys
 from pathlib import Path
 
 from pipeline.config import Settings
-from pipeline.ingest import ingest, source_for
-from pipeline.langsplit import label_blocks, sections_of
+from pipeline.read.ingest import ingest, source_for
 from pipeline.records import CleanedDocument, Page
 from pipeline.repair import repair, repaired_position
+from pipeline.split.languages import label_blocks, sections_of
 
 
 def gold_spans(gold_file: Path, seeds: Path) -> dict[str, list[tuple[int, int, str]]]:

@@ -3,7 +3,7 @@
 For each page of ``india-pdfs/010220_hi.pdf`` (a Lok Sabha bulletin typed in Kruti Dev
 010), two readings of the same text:
 
-* **gazette** — the page's text layer converted to Unicode (``pipeline.pdfread``, the
+* **gazette** — the page's text layer converted to Unicode (``pipeline.read.pdfread``, the
   path the page decision takes for it);
 * **Tesseract** — the page rendered at 300 dpi (pypdfium2, gray) and read with
   ``tesseract -l Devanagari`` (the script pack).
@@ -29,9 +29,9 @@ import pypdfium2
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline import pdfread  # noqa: E402
 from pipeline.config import Settings  # noqa: E402
-from pipeline.lexicon import is_known, words  # noqa: E402
+from pipeline.read import pdfread  # noqa: E402
+from pipeline.text.lexicon import is_known, words  # noqa: E402
 
 DEVANAGARI = re.compile("[\u0900-\u097f]")
 

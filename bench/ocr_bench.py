@@ -17,7 +17,7 @@ Each language is one image-only PDF of ``--pages`` pages, in two sets:
 
 Systems, one after another on the same files:
 
-* **gazette** — ``pipeline.ingest`` (deskew, median filter, one pack per document from
+* **gazette** — ``pipeline.read.ingest`` (deskew, median filter, one pack per document from
   a probe of its first scanned page, orientation and script detection where a reading
   is doubtful; its 2 page workers started and warmed by one reading before the timing,
   as in a long run);
@@ -65,8 +65,8 @@ from make_samples import DPI, MARGIN, PAGE, SERIF, Aging, render_scan, wrap  # n
 from PIL import Image, ImageFilter, ImageFont  # noqa: E402
 
 from pipeline.config import Settings  # noqa: E402
-from pipeline.ingest import ingest, source_for  # noqa: E402
-from pipeline.pdfread import shutdown_page_pool  # noqa: E402
+from pipeline.read.ingest import ingest, source_for  # noqa: E402
+from pipeline.read.pdfread import shutdown_page_pool  # noqa: E402
 
 DEVANAGARI_FONT = Path("/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf")
 OCRMYPDF_PACK = {"pt": "por", "sv": "swe", "hi": "hin", "en": "eng"}

@@ -71,7 +71,7 @@ ROLES = ("pt", "pt", "sv", "pt", "pt+sv", "pt", "en", "pt", "pt-only", "sv", "pt
          "pt+sv", "pt", "en", "pt", "pt-only", "pt")
 
 #: Edition pages after which an act starts at the top of the next page (found by
-#: ``pipeline.acts.find_acts`` on the edition): the planted decrees go there, in three
+#: ``pipeline.editions.acts.find_acts`` on the edition): the planted decrees go there, in three
 #: blocks, so no act of the edition is cut in two.
 INSERT_AFTER = (3, 41, 95)
 

@@ -1,14 +1,14 @@
 """Pairing at scale: one new document against 10,000 published documents.
 
 The collection is synthetic but made of real sentences: each of its documents is a
-digest (``pipeline.docalign.Digest``) of 8 sentences drawn from a pool of real
+digest (``pipeline.align.documents.Digest``) of 8 sentences drawn from a pool of real
 Portuguese and Swedish sentences (the DGT decisions and NTREX news of
 ``../shared``), with the numbers those sentences hold. Hidden among them are the
 real digests of the Portuguese and Swedish texts of the DGT decisions of the
 *reporting* half (``bench/pairing_data.py``). Each new document is the English text
 of one of those decisions; pairing it is what ``gazette run`` does for a new
 document: search the index for its candidates, re-score them, link
-(``docalign.find_translations`` with one English text).
+(``pipeline.align.documents.find_translations`` with one English text).
 
 Vectors come from the real model, embedded once before the timing (as a run finds
 them in its embedding cache: the new document's own sentences are embedded when it
@@ -41,8 +41,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import pairing_data  # noqa: E402
 
-from pipeline.config import Settings  # noqa: E402
-from pipeline.docalign import (  # noqa: E402
+from pipeline.align.documents import (  # noqa: E402
     DIGEST_SIZE,
     DIGEST_TOKENS,
     Digest,
@@ -52,6 +51,7 @@ from pipeline.docalign import (  # noqa: E402
     language_offsets,
     numbers_of,
 )
+from pipeline.config import Settings  # noqa: E402
 from pipeline.embedding.encoder import encoder_for  # noqa: E402
 
 

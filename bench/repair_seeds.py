@@ -29,10 +29,10 @@ from pathlib import Path
 
 from rapidfuzz.distance import Levenshtein
 
-from pipeline import lexicon
-from pipeline.lexicon import known_share
 from pipeline.records import IngestedDocument, Page, Source
 from pipeline.repair import repair
+from pipeline.text import lexicon
+from pipeline.text.lexicon import known_share
 
 LANGUAGES = ("pt", "en", "sv", "hi")
 

@@ -15,7 +15,7 @@ import itertools
 import sys
 from pathlib import Path
 
-from pipeline.sentences import split_sentences
+from pipeline.split.sentences import split_sentences
 
 FILES = {"eng": "en", "por": "pt", "por-BR": "pt", "swe": "sv", "hin": "hi"}
 

@@ -46,11 +46,11 @@ from prefect.workers.process import ProcessWorker
 
 from flows.run import gazette_run_on
 from pipeline.config import EXPORT_FORMATS, Settings
-from pipeline.corpus import export_corpus
 from pipeline.export import Selection
+from pipeline.export.corpus import export_corpus
+from pipeline.project.store import project_lock
 from pipeline.records import CorpusExport, DocumentSummary
-from pipeline.runs import unchanged_run
-from pipeline.store import project_lock
+from pipeline.run.plan import unchanged_run
 
 __all__ = [
     "DEFAULT_CRON",
@@ -74,7 +74,7 @@ DEFAULT_CRON = "0 * * * *"
 def scheduled_ingestion(root: Path, dask: str | None = None) -> list[DocumentSummary]:
     """Process the new and changed documents of ``root/raw`` (what the schedule runs),
     on the Dask scheduler at ``dask`` if given. A tick that finds nothing new runs no
-    main flow and publishes no report (:func:`pipeline.runs.unchanged_run`)."""
+    main flow and publishes no report (:func:`pipeline.run.plan.unchanged_run`)."""
     settings = Settings.for_root(root)
     with project_lock(settings, wait=True):
         idle = unchanged_run(settings, trigger="schedule")

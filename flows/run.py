@@ -1,10 +1,10 @@
 """The main job as Prefect flows: every document in the inbox through every stage.
 
-The flows only orchestrate; the work is in :mod:`pipeline.stages`. Each document is
+The flows only orchestrate; the work is in :mod:`pipeline.run.stages`. Each document is
 one task (``process-document``) whose stages run as nested tasks, so documents can
 fan out to a task runner (Dask with ``gazette run --dask``). A document is skipped
 when its published manifest says it is done with this content, build key and review
-(:func:`pipeline.store.is_up_to_date`); a failed document is recorded with its reason
+(:func:`pipeline.project.store.is_up_to_date`); a failed document is recorded with its reason
 and the run goes on. Reading a document (the OCR) is cached by content hash, pipeline
 version and the reading settings, so a re-run of an unchanged file never OCRs it again.
 """
@@ -24,16 +24,17 @@ from prefect.context import TaskRunContext
 from prefect.futures import PrefectFuture, as_completed
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
-from pipeline import crossdoc, reviews, runs, stages
-from pipeline.catalog import Catalog
+from pipeline.align.documents import MIN_SCORE
 from pipeline.config import Settings, check_settings
-from pipeline.docalign import MIN_SCORE
-from pipeline.editions import ActDocument
+from pipeline.editions.cut import ActDocument
 from pipeline.errors import LockLostError
-from pipeline.ingest import discover, ignored, ingest
+from pipeline.project import decisions
+from pipeline.project.catalog import Catalog
+from pipeline.project.store import DocumentOutput, is_up_to_date
+from pipeline.read.ingest import discover, ignored, ingest
 from pipeline.records import DocumentSummary, IngestedDocument, Source
-from pipeline.report import run_report
-from pipeline.store import DocumentOutput, is_up_to_date
+from pipeline.run import crossdoc, plan, stages
+from pipeline.run.report import run_report
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -153,7 +154,7 @@ def _analyse(document: IngestedDocument, settings: Settings, out: DocumentOutput
         return stage if act is None else stage.fn
 
     doc_id = document.source.doc_id
-    review = reviews.resolve(settings, doc_id)
+    review = decisions.resolve(settings, doc_id)
     with catalog.stage(run_id, doc_id, "repair"):
         cleaned = step(repair_task)(document, out, review)
     with catalog.stage(run_id, doc_id, "split"):
@@ -225,7 +226,7 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
         logger.info("settings other than the defaults: %s", ", ".join(
             f"{name} = {value!r}" for name, value in changed.items()))
     catalog = Catalog(settings)
-    sources = runs.select_sources(discover(settings), only)
+    sources = plan.select_sources(discover(settings), only)
     run_id = catalog.start_run(trigger)
     logger.info("run %d (%s): %d document(s) in %s", run_id, trigger, len(sources),
                 settings.raw)
@@ -275,7 +276,7 @@ def _summary(source: Source, futures: dict[str, PrefectFuture[Processed]],
     """How a document ended in this run: skipped, or as processed (an edition with what
     its acts gave, recorded failed if any act failed)."""
     if source.doc_id not in futures:
-        return runs.skipped(settings, source)
+        return plan.skipped(settings, source)
     summary = futures[source.doc_id].result().summary
     if summary.acts:
         summary = stages.edition_summary(summary, [f.result() for f in acts[source.doc_id]])

@@ -110,7 +110,7 @@ def prefect_settings(root: Path, overrides: dict[str, Any] | None = None,
 @contextmanager
 def locked(settings: Settings, wait: bool) -> Iterator[None]:
     """The project lock; if another process holds it, a clear message and exit code 3."""
-    from pipeline.store import project_lock
+    from pipeline.project.store import project_lock
 
     try:
         with project_lock(settings, wait):

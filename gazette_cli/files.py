@@ -23,9 +23,9 @@ from gazette_cli.common import (
     project_settings,
 )
 from pipeline.config import Settings
+from pipeline.editions.treaties import act_treaties, treaties_in
 from pipeline.errors import GazetteError
 from pipeline.records import IngestedDocument
-from pipeline.treaties import act_treaties, treaties_in
 
 
 @app.command()
@@ -61,8 +61,8 @@ def acts(
     set_: SetOption = None,
 ) -> None:
     """Read a gazette edition and list the acts it prints: kind, heading, issuing
-    bodies, pages, and the parties of the treaty an act promulgates (see pipeline.acts,
-    pipeline.treaties)."""
+    bodies, pages, and the parties of the treaty an act promulgates (see pipeline.editions.acts,
+    pipeline.editions.treaties)."""
     found = act_treaties(ingest_one(file, project_settings(root, set_)).pages)
     if as_json:
         for act, treaty in found:
@@ -91,7 +91,7 @@ def treaties(
 ) -> None:
     """List the treaties the files promulgate or print: per act of an edition (or per
     file, for a file with no act heading), the instrument, parties, signature and
-    promulgating decree (see pipeline.treaties)."""
+    promulgating decree (see pipeline.editions.treaties)."""
     table = Table(title="treaties")
     for column in ("file", "act", "instrument", "parties", "signed", "decree"):
         table.add_column(column, overflow="fold")
@@ -123,11 +123,11 @@ def match(
 ) -> None:
     """Find which files translate each other, as a run decides it: by what they say
     (their sampled sentences found in order in the English text, their numbers
-    agreeing; see pipeline.docalign), with what their identities agree on (a treaty's
+    agreeing; see pipeline.align.documents), with what their identities agree on (a treaty's
     parties, instrument and signature date; a bulletin's issue) as supporting
     evidence. A file in several languages pairs inside itself and is left out.
     `gazette pair` aligns a pair you name yourself."""
-    from pipeline.crossdoc import match_files, pair_documents
+    from pipeline.run.crossdoc import match_files, pair_documents
 
     settings = project_settings(root, set_)
     pairs, scored, left_out = or_exit(lambda: match_files(files, settings))
@@ -171,7 +171,7 @@ def clean(
 ) -> None:
     """Ingest and repair one file; print the repaired text (or its repair log)."""
     from pipeline.repair import repair
-    from pipeline.stages import repair_config
+    from pipeline.run.stages import repair_config
 
     settings = project_settings(root, set_)
     cleaned = repair(ingest_one(file, settings), repair_config(settings))
@@ -191,8 +191,8 @@ def split(
     set_: SetOption = None,
 ) -> None:
     """Ingest, repair and split one file; print its language sections and article outline."""
-    from pipeline.stages import read_structure
-    from pipeline.structure import structure_json
+    from pipeline.run.stages import read_structure
+    from pipeline.split.structure import structure_json
 
     _, sections, articles = or_exit(lambda: read_structure(file, project_settings(root, set_)))
     if as_json:
@@ -234,8 +234,8 @@ def align(
     line 0 with target lines 0 and 1; `[5]:[]:0.00` is a source line without
     counterpart. Lines are 0-based; every line of both files is in exactly one bead.
     """
-    from pipeline.sentalign import format_bead
-    from pipeline.stages import align_files
+    from pipeline.align.core import format_bead
+    from pipeline.run.stages import align_files
 
     settings = with_second_pass(project_settings(root, set_), second_pass)
     beads = or_exit(lambda: align_files(src, tgt, settings, src_lang=src_lang,
@@ -259,8 +259,8 @@ def pair(
     articles of ENGLISH are paired with the other languages' articles of OTHER, then
     their sentences are aligned. Prints a TSV per language as `gazette run` writes.
     """
-    from pipeline.crossdoc import pair_documents
     from pipeline.export.tabular import tsv
+    from pipeline.run.crossdoc import pair_documents
 
     settings = with_second_pass(project_settings(root, set_), second_pass)
     units, languages = or_exit(lambda: pair_documents(english, other, settings))
@@ -309,7 +309,7 @@ def model_verify(
 
 def ingest_one(file: Path, settings: Settings) -> IngestedDocument:
     """Ingest a single file given on the command line; input errors exit with a message."""
-    from pipeline.ingest import ingest, source_for
+    from pipeline.read.ingest import ingest, source_for
 
     return or_exit(lambda: ingest(source_for(file), settings))
 

@@ -54,7 +54,7 @@ def run(
     """
     overrides = or_exit(lambda: parse_overrides(set_ or []))
     settings = prefect_settings(root, overrides)
-    from pipeline.runs import unchanged_run
+    from pipeline.run.plan import unchanged_run
 
     with locked(settings, wait):
         summaries = None if force else unchanged_run(settings)
@@ -104,8 +104,8 @@ def export(
     that --since NAME exports only what is new or changed after it. With a Prefect server configured
     (PREFECT_API_URL, as `gazette serve` sets up) it triggers the export deployment.
     """
-    from pipeline.corpus import export_corpus
     from pipeline.export import FORMATS, Selection
+    from pipeline.export.corpus import export_corpus
 
     settings = prefect_settings(root)
     if server() and not local and out is None:
@@ -155,8 +155,8 @@ def rerun(
 def status(root: RootOption = Path()) -> None:
     """Show the run catalog: the documents at work now (stage, pages read), every document
     with its stages and their seconds, the last runs."""
-    from pipeline.catalog import Catalog
-    from pipeline.runs import inbox_documents
+    from pipeline.project.catalog import Catalog
+    from pipeline.run.plan import inbox_documents
 
     settings = Settings.for_root(root)
     catalog = Catalog(settings)
@@ -229,7 +229,7 @@ def review(
     if doc is None:
         error("give the document to review (or --serve)")
         raise typer.Exit(2)
-    from pipeline.review import write_review
+    from pipeline.review.page import write_review
 
     path = or_exit(lambda: write_review(settings, doc, out))
     console.print(f"review page written to {path}")
@@ -240,7 +240,7 @@ def _serve_review(settings: Settings, doc: str | None, port: int, who: str) -> N
     import uvicorn
 
     from flows.server import free_port
-    from pipeline.reviewapp import review_app
+    from pipeline.review.app import review_app
 
     token = secrets.token_urlsafe(24)
     port = port or free_port()

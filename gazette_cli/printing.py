@@ -6,8 +6,8 @@ import typer
 from rich.table import Table
 
 from gazette_cli.common import console
-from pipeline.catalog import WorkingRow
 from pipeline.config import Settings
+from pipeline.project.catalog import WorkingRow
 from pipeline.records import CorpusExport, DocumentSummary
 
 
@@ -28,7 +28,7 @@ def report(summaries: list[DocumentSummary], settings: Settings) -> None:
 
 def print_ignored(settings: Settings) -> None:
     """Say which files of the inbox are no documents, and why."""
-    from pipeline.ingest import ignored
+    from pipeline.read.ingest import ignored
 
     for relpath, reason in ignored(settings):
         console.print(f"ignored {relpath}: {reason}")
@@ -82,7 +82,7 @@ def print_export(export: CorpusExport) -> None:
 
 def print_pairs(settings: Settings) -> None:
     """The pairs across documents the runs found and aligned, if any."""
-    from pipeline.crossdoc import published_pairs
+    from pipeline.run.crossdoc import published_pairs
 
     pairs = published_pairs(settings)
     if not pairs:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import GazetteError
+from pipeline.repair import RULES
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -52,6 +53,52 @@ EXPORT_FORMATS: tuple[str, ...] = ("jsonl", "tmx", "xliff", "tsv")
 
 
 @dataclass(frozen=True)
+class AlignParams:
+    """Knobs of the sentence aligner, :func:`pipeline.align.core.align` (defaults tuned
+    on the DGT and NTREX dev data; since the sets were halved, on their tuning halves
+    only: see BENCHMARKS.md)."""
+
+    #: Most sentences on one side of a bead.
+    max_merge: int = 5
+    #: Most sentences in a bead, both sides together (6: 1-5, 2-4, 3-3, ... but no 2-5).
+    max_bead: int = 6
+    #: Value of leaving one sentence unaligned (1-0, 0-1), per sentence.
+    skip: float = -0.02
+    #: Cost of each sentence beyond the first on a side of a merged bead.
+    merge_penalty: float = 0.0
+    #: A bead's value is its score times (sentences / 2) to this power: 0 counts every
+    #: bead once (merging two good 1-1 beads then loses one), 1 counts sentences. A
+    #: side's sentences are counted by length, each up to ``weight_cap`` characters
+    #: (at least 1 a side): a heading glued to a sentence adds little to its bead.
+    size_exponent: float = 0.3
+    #: Weight of the squared log length ratio.
+    length_weight: float = 0.1
+    #: Weight of the agreement of numbers (in [-1, 1]) when both sides have numbers.
+    anchor_weight: float = 0.03
+    #: In the vector of merged sentences, each counts by its length in characters up
+    #: to this many: a short heading or label less than a sentence.
+    weight_cap: float = 40.0
+    #: Sentences of the other side that each sentence is compared with for its margin.
+    sample: int = 48
+    #: Half-width of the band around the coarse path, in sentences.
+    band: int = 8
+    #: Texts with at most this many cells (n × m) are searched in full.
+    max_full_cells: int = 60_000
+    #: With an embedding function, merged beads are refined, and 1-1 beads below this
+    #: confidence.
+    refine_below: float = 0.0
+    #: The most the second pass embeds, in characters, as a share of both sides'
+    #: characters; the least confident beads are refined first.
+    refine_budget: float = 0.2
+    #: Temperature of the path weights exp(value / temperature) whose posterior is a
+    #: bead's confidence: lower is surer.
+    confidence_temperature: float = 0.01
+    #: Value of leaving one sentence out, for confidences only: above ``skip``, so that
+    #: a pair of unrelated sentences is not sure just because skipping both costs more.
+    confidence_skip: float = -0.01
+
+
+@dataclass(frozen=True)
 class Settings:
     """Where the data lives and how each stage behaves.
 
@@ -70,7 +117,7 @@ class Settings:
     #: Private working state: Prefect's home and staging folders.
     state: Path
     #: Reviewers' decisions, one file per document (``<doc>.jsonl``): source data, kept
-    #: beside the inbox and applied by every run (see :mod:`pipeline.reviews`).
+    #: beside the inbox and applied by every run (see :mod:`pipeline.project.decisions`).
     reviews: Path
 
     #: Languages of the language split; any other text is labelled ``other``.
@@ -102,7 +149,7 @@ class Settings:
     ocr_dpi: int = 300
     #: Tesseract packs for scanned pages whose language the probe of their document
     #: cannot tell (a document in one language is read with its single pack: ``por``,
-    #: ``eng``, ``swe``, ``Devanagari``; see :mod:`pipeline.scan`).
+    #: ``eng``, ``swe``, ``Devanagari``; see :mod:`pipeline.read.scan`).
     ocr_languages: str = "eng+por"
     #: A page that would rasterize to more pixels than this is recorded as failed, not
     #: rendered (an A4 page at 300 dpi has 8.7 million; a decompression bomb billions).
@@ -124,11 +171,11 @@ class Settings:
     page_workers: int = 2
     #: The run catalog's database, a SQLAlchemy URL (``postgresql+psycopg://host/db``)
     #: for a project processed by several machines; unset, the project's SQLite file
-    #: (see :mod:`pipeline.catalog`).
+    #: (see :mod:`pipeline.project.catalog`).
     catalog_url: str | None = None
     #: Repair rules switched off, by name (see ``pipeline.repair.RULES``).
     repair_disabled: tuple[str, ...] = ()
-    #: The aligner's knobs that differ from ``pipeline.sentalign.AlignParams``, as
+    #: The aligner's knobs that differ from :class:`AlignParams`, as
     #: ``(name, value)`` pairs (``[align]`` in ``gazette.toml``).
     align: tuple[tuple[str, int | float], ...] = ()
 
@@ -190,12 +237,11 @@ _PACKAGE = Path(__file__).resolve().parent
 
 def package_imports(start: str) -> tuple[str, ...]:
     """The library's files that ``start`` (a file of the package) runs: itself and every
-    module of the package it imports at module level, and theirs, found by reading the
-    source. Imports inside functions (this module's own lazy imports of the repair
-    rules and the aligner, to check their names) do not count.
+    module of the package it imports at module level (with the ``__init__.py`` of each
+    folder it is in), and theirs, found by reading the source.
 
-    >>> [name for name in package_imports("ingest.py") if "pdf" in name or "scan" in name]
-    ['pdfread.py', 'scan.py']
+    >>> [name for name in package_imports("read/ingest.py") if "pdf" in name or "scan" in name]
+    ['read/pdfread.py', 'read/scan.py']
     """
     found: set[Path] = set()
     todo = [_PACKAGE / start]
@@ -217,12 +263,15 @@ def package_imports(start: str) -> tuple[str, ...]:
                 module = _PACKAGE.joinpath(*name.split(".")[1:])
                 todo.append(module / "__init__.py" if module.is_dir()
                             else module.with_suffix(".py"))
+                todo.extend(folder / "__init__.py" for folder in module.parents
+                            if folder != _PACKAGE and _PACKAGE in folder.parents)
     return tuple(sorted(path.relative_to(_PACKAGE).as_posix() for path in found))
 
 
 #: The library's files that reading runs (the settings' own module aside: the values
 #: of the reading settings are in the key), for the reading key.
-READING_CODE = tuple(name for name in package_imports("ingest.py") if name != "config.py")
+READING_CODE = tuple(name for name in package_imports("read/ingest.py")
+                     if name != "config.py")
 
 
 def masked_url(url: str) -> str:
@@ -306,16 +355,12 @@ def _checked(name: str, value: Any, default: Any, origin: str) -> Any:
                             f"the default is {default!r}")
 
     if name == "align":
-        from pipeline.sentalign import AlignParams
-
         knobs = {f.name: f.default for f in fields(AlignParams)}
         if not isinstance(value, dict) or any(key not in knobs for key in value):
             raise bad(f"a table of aligner knobs ({', '.join(knobs)})")
         return tuple(sorted((key, _checked(f"align.{key}", number, knobs[key], origin))
                             for key, number in value.items()))
     if name == "repair_disabled":
-        from pipeline.repair import RULES
-
         if not isinstance(value, list | tuple) or any(rule not in RULES for rule in value):
             raise bad(f"a list of repair rules ({', '.join(RULES)})")
         return tuple(value)

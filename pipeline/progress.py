@@ -3,7 +3,7 @@ and whether the process doing it still runs (:func:`process_alive`).
 
 Work that takes a while (reading a PDF's pages) calls :func:`report` as it goes; the
 code that runs a stage for a document listens for that document
-(:meth:`pipeline.catalog.Catalog.stage` does). Without a listener a report does nothing,
+(:meth:`pipeline.project.catalog.Catalog.stage` does). Without a listener a report does nothing,
 so the stage code does not need to know who asks.
 
 >>> seen = []

@@ -49,7 +49,7 @@ class Source:
     sha256: str
     #: Why the file cannot be read at all (found by discovery), or None.
     rejected: str | None = None
-    #: The later parts of a decree published in parts (see :mod:`pipeline.parts`), and
+    #: The later parts of a decree published in parts (see :mod:`pipeline.read.parts`), and
     #: how many parts its mark announced; ``sha256`` then covers all of them.
     parts: tuple[Source, ...] = ()
     parts_expected: int = 1
@@ -267,7 +267,7 @@ class SentencePair:
     text: str
     confidence: float
     flagged: bool
-    #: Made or kept by a reviewer's decision (see :mod:`pipeline.reviews`): a pair a
+    #: Made or kept by a reviewer's decision (see :mod:`pipeline.project.decisions`): a pair a
     #: reviewer confirmed or corrected, or a rejected pair's sentences left unpaired.
     reviewed: bool = False
 
@@ -307,7 +307,7 @@ class DocumentSummary:
     flagged: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     #: The acts an edition was cut into, each a document of its own (0: the document
-    #: is no edition; see :mod:`pipeline.editions`).
+    #: is no edition; see :mod:`pipeline.editions.cut`).
     acts: int = 0
 
     def to_json(self) -> dict[str, Any]:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pdfplumber
 from conftest import REPO
 
-from pipeline.acts import find_acts
-from pipeline.pagedecision import text_in_reading_order
+from pipeline.editions.acts import find_acts
+from pipeline.read.pagedecision import text_in_reading_order
 from pipeline.records import Page
 
 

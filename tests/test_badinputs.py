@@ -12,10 +12,10 @@ import pytest
 from badinputs import build
 from projects import gazette
 
-from pipeline.catalog import Catalog
 from pipeline.config import Settings
 from pipeline.errors import InputError
-from pipeline.ingest import discover, ignored, ingest
+from pipeline.project.catalog import Catalog
+from pipeline.read.ingest import discover, ignored, ingest
 
 
 def test_each_bad_input_is_processed_or_rejected_with_its_reason(settings: Settings):
@@ -118,7 +118,7 @@ def test_repair_of_text_that_changes_past_every_limit_does_not_crash():
 def test_scratch_folders_of_killed_runs_are_swept(settings: Settings):
     """kill -9 during OCR leaves page images; the next read removes them, and only them:
     not a live process's, nor another machine's (its process ids are not this one's)."""
-    from pipeline.pdfread import scratch_root, sweep_scratch
+    from pipeline.read.pdfread import scratch_root, sweep_scratch
 
     scratch = scratch_root(settings)
     dead = scratch / "ocr-999999999-abcd"

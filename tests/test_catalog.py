@@ -14,12 +14,12 @@ import pytest
 from services import Postgres
 from sqlalchemy import create_engine, text
 
-from pipeline import catalog
-from pipeline.catalog import Catalog
 from pipeline.config import Settings
 from pipeline.errors import BusyError, LockLostError
+from pipeline.project import catalog
+from pipeline.project.catalog import Catalog
+from pipeline.project.store import DocumentOutput, is_up_to_date, project_lock
 from pipeline.records import DocumentSummary, Source
-from pipeline.store import DocumentOutput, is_up_to_date, project_lock
 
 _DATABASES = itertools.count()
 
@@ -192,7 +192,7 @@ def test_a_lock_lost_with_postgresql_restarting_is_taken_again_or_stops_the_writ
     settings = replace(Settings.for_root(tmp_path), catalog_url=postgres.url(name))
     with project_lock(settings):
         postgres.restart()
-        with caplog.at_level(logging.WARNING, logger="pipeline.catalog"):
+        with caplog.at_level(logging.WARNING, logger="pipeline.project.catalog"):
             publish(settings, source(settings))
         assert "the project lock was lost" in caplog.text
         with pytest.raises(BusyError), project_lock(replace(settings)):  # held again

@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.config import READING_SETTINGS, Settings
 from pipeline.errors import GazetteError
-from pipeline.stages import align_params, repair_config
+from pipeline.run.stages import align_params, repair_config
 
 
 def test_gazette_toml_sets_every_stage(tmp_path: Path):
@@ -68,9 +68,9 @@ def test_reading_key_follows_reading_settings_only(settings: Settings):
 def test_readme_documents_every_setting():
     from dataclasses import fields
 
+    from pipeline.align.core import AlignParams
     from pipeline.config import PLACES
     from pipeline.repair import RULES
-    from pipeline.sentalign import AlignParams
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("## Configuration"):readme.index("## Development")]

@@ -25,9 +25,9 @@ from projects import (
 from services import DaskCluster, Postgres
 
 from flows.server import LocalServer, free_port
-from pipeline.catalog import Catalog
 from pipeline.config import Settings
-from pipeline.store import project_lock
+from pipeline.project.catalog import Catalog
+from pipeline.project.store import project_lock
 
 pytestmark = pytest.mark.slow
 

@@ -1,5 +1,5 @@
-"""Documents that translate each other found by what they say (pipeline.docalign,
-pipeline.crossdoc), and the structure that lets their units pair: real texts, the real
+"""Documents that translate each other found by what they say (pipeline.align.documents,
+pipeline.run.crossdoc), and the structure that lets their units pair: real texts, the real
 embedding model."""
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 from pairing_data import decisions, english_lines, paragraph_texts
 
-from pipeline import docalign, stages
 from pipeline.align import align_sentences, pair_articles
+from pipeline.align import documents as docalign
+from pipeline.align.documents import MIN_SCORE, Digest, Match, Sentences, link, rescore
 from pipeline.config import Settings
-from pipeline.crossdoc import match_files
-from pipeline.docalign import MIN_SCORE, Digest, Match, Sentences, link, rescore
 from pipeline.embedding.encoder import encoder_for
+from pipeline.run import stages
+from pipeline.run.crossdoc import match_files
 
 
 def ntrex_documents(shared: Path, count: int) -> list[list[tuple[str, str]]]:

@@ -9,12 +9,12 @@ import pdfplumber
 from conftest import SAMPLES
 
 from pipeline.config import Settings
-from pipeline.editions import MIN_ACTS, cut_edition
-from pipeline.ingest import ingest, source_for
-from pipeline.pagedecision import text_in_reading_order
+from pipeline.editions.cut import MIN_ACTS, cut_edition
+from pipeline.project.store import DocumentOutput, is_up_to_date
+from pipeline.read.ingest import ingest, source_for
+from pipeline.read.pagedecision import text_in_reading_order
 from pipeline.records import DocumentSummary, IngestedDocument, Page
-from pipeline.stages import edition_summary
-from pipeline.store import DocumentOutput, is_up_to_date
+from pipeline.run.stages import edition_summary
 
 
 def dou_pages(shared: Path, count: int) -> list[Page]:

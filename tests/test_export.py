@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from pipeline.export import ExportUnit, Selection, Translation, corpus, read_units, render
 from pipeline.export.xmltext import XmlText
-from pipeline.review import Document, Row
-from pipeline.review import render as render_review
-from pipeline.store import write_atomic
+from pipeline.project.store import write_atomic
+from pipeline.review.page import Document, Row
+from pipeline.review.page import render as render_review
 
 CREATED = datetime(2026, 3, 2, tzinfo=UTC)
 HOSTILE = ("a ]]> b < c & d > e \"quoted\" 'single'", "\u200fمرحبا\u200f RTL",
@@ -173,8 +173,8 @@ def test_reviewed_pairs_are_marked_in_every_format_and_can_be_exported_alone():
 
 def test_an_export_since_an_earlier_one_holds_only_new_or_changed_units(tmp_path):
     from pipeline.config import Settings
-    from pipeline.corpus import export_corpus
     from pipeline.errors import InputError
+    from pipeline.export.corpus import export_corpus
 
     settings = Settings.for_root(tmp_path)
 

@@ -145,7 +145,7 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
     by hand. A run killed half-way through the acts is resumed, not redone."""
     import pdfplumber
 
-    from pipeline.pagedecision import text_in_reading_order
+    from pipeline.read.pagedecision import text_in_reading_order
 
     text = (SAMPLES / "002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
     english_start = text.index("PROTOCOL AMENDING THE CONVENTION")

@@ -11,9 +11,9 @@ from conftest import SAMPLES, words_recovered
 
 from pipeline.config import Settings
 from pipeline.errors import InputError
-from pipeline.ingest import decode_text, discover, doc_ids_for, ingest, source_for
-from pipeline.lexicon import known_share
-from pipeline.pagedecision import TextLayerStats, decide_page, text_in_reading_order
+from pipeline.read.ingest import decode_text, discover, doc_ids_for, ingest, source_for
+from pipeline.read.pagedecision import TextLayerStats, decide_page, text_in_reading_order
+from pipeline.text.lexicon import known_share
 
 SCAN = SAMPLES / "scan_protocol_brazil_japan_1978_en.pdf"
 TEXT_LAYER = SAMPLES / "textlayer_protocol_brazil_sweden_pt_en.pdf"
@@ -181,7 +181,7 @@ def test_a_page_worker_that_dies_fails_the_document_not_the_run(settings: Settin
     import psutil
 
     from pipeline.errors import GazetteError
-    from pipeline.pdfread import page_pool
+    from pipeline.read.pdfread import page_pool
 
     page_pool(settings.page_workers)  # started here, so its workers can be found
     failure: list[BaseException] = []
@@ -215,7 +215,7 @@ def test_a_pool_broken_as_pages_are_handed_out_fails_the_document(settings: Sett
     document fails with the reason, and the next read starts a new pool."""
     from concurrent.futures.process import BrokenProcessPool
 
-    import pipeline.pdfread as pdfread
+    import pipeline.read.pdfread as pdfread
     from pipeline.errors import GazetteError
 
     class BrokenPool:

@@ -9,11 +9,11 @@ from conftest import SAMPLES
 from langsplit_seeds import accuracy, gold_spans, mixture, mixture_accuracy
 
 from pipeline.config import Settings
-from pipeline.ingest import ingest, source_for
-from pipeline.langsplit import label_blocks, sections_of
-from pipeline.language import _factory, detect_language
+from pipeline.read.ingest import ingest, source_for
 from pipeline.records import Block, CleanedDocument, Page
 from pipeline.repair import repair
+from pipeline.split.languages import label_blocks, sections_of
+from pipeline.text.language import _factory, detect_language
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import pdfread
 from pipeline.config import Settings
-from pipeline.legacy_hindi import convert_legacy_text, krutidev_to_unicode
+from pipeline.read import pdfread
+from pipeline.text.legacy_hindi import convert_legacy_text, krutidev_to_unicode
 
 #: Kruti Dev as typed, and the Unicode a reader sees printed: the words of the Lok Sabha
 #: bulletin (checked against Tesseract's reading of the printed page) and the common

@@ -26,8 +26,8 @@ from projects import (
 )
 
 from flows.server import free_port
-from pipeline.catalog import Catalog
 from pipeline.config import Settings
+from pipeline.project.catalog import Catalog
 
 pytestmark = pytest.mark.slow
 PDF = "textlayer_protocol_brazil_sweden_pt_en.pdf"

@@ -13,8 +13,8 @@ from hypothesis.extra.numpy import arrays
 from PIL import Image, ImageFilter
 
 from pipeline.config import Settings
-from pipeline.pageimage import binarize, median3, skew_angle, unskew, whole_lines
-from pipeline.scan import prepare_page, probe_pack
+from pipeline.read.pageimage import binarize, median3, skew_angle, unskew, whole_lines
+from pipeline.read.scan import prepare_page, probe_pack
 
 SCAN = Path(__file__).parent.parent / "raw" / "samples" / "scan_protocol_brazil_japan_1978_en.pdf"
 

@@ -7,11 +7,11 @@ from pathlib import Path
 from conftest import SAMPLES
 
 from pipeline.config import Settings
-from pipeline.ingest import discover, ingest, source_for
-from pipeline.langsplit import label_blocks, sections_of
+from pipeline.read.ingest import discover, ingest, source_for
 from pipeline.records import IngestedDocument
 from pipeline.repair import repair
-from pipeline.structure import structure_of
+from pipeline.split.languages import label_blocks, sections_of
+from pipeline.split.structure import structure_of
 
 SEED = SAMPLES / "004_5572047d3d386aa9.txt"  # DECRETO Nº 12.863 (parte 1 de 2)
 TITLE = "DECRETO Nº 12.863, DE 2 DE MARÇO DE 2026"

@@ -8,11 +8,11 @@ import json
 from conftest import SAMPLES
 
 from pipeline.config import Settings
-from pipeline.ingest import ingest, source_for
-from pipeline.langsplit import label_blocks, sections_of
+from pipeline.read.ingest import ingest, source_for
 from pipeline.records import Article, Block, Page, RepairStep, SentencePair
 from pipeline.repair import repair
-from pipeline.structure import structure_json, structure_of
+from pipeline.split.languages import label_blocks, sections_of
+from pipeline.split.structure import structure_json, structure_of
 
 
 def through_json(data: object) -> object:

@@ -12,11 +12,11 @@ import pdfplumber
 import pytest
 from conftest import SAMPLES
 
-from pipeline.lexicon import known_share
 from pipeline.records import IngestedDocument, Page, Source
 from pipeline.repair import RULES, RepairConfig, repair, undo
 from pipeline.repair.glyph_map import infer_glyph_map
 from pipeline.repair.rules import remove_running_heads
+from pipeline.text.lexicon import known_share
 
 
 def document(*texts: str) -> IngestedDocument:
@@ -173,7 +173,7 @@ def test_dou_heads_and_margin_notes_are_removed(shared: Path):
 
     import pdfplumber
 
-    from pipeline.pagedecision import text_in_reading_order
+    from pipeline.read.pagedecision import text_in_reading_order
 
     with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
         text = "\n\n".join(text_in_reading_order(pdf.pages[i]).text

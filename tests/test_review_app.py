@@ -15,7 +15,7 @@ import pytest
 from projects import SampleRun, chromium, gazette, snapshot, spawn, stop, wait_for
 
 from pipeline.config import Settings
-from pipeline.review import load
+from pipeline.review.page import load
 
 DOC = "002_9382d4ae2bbb4b06"
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(

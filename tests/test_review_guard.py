@@ -10,7 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from pipeline.config import Settings
-from pipeline.reviewapp import MAX_BODY, MAX_WORD, review_app
+from pipeline.review.app import MAX_BODY, MAX_WORD, review_app
 
 TOKEN = "s3cret-token"
 DECISION = {"row": 0, "language": "pt", "action": "confirm"}

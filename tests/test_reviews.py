@@ -14,10 +14,7 @@ from pipeline.align import align_sentences, pair_articles
 from pipeline.config import DEFAULT_MODEL_DIR, Settings
 from pipeline.embedding.encoder import Encoder
 from pipeline.errors import InputError
-from pipeline.ingest import source_for
-from pipeline.records import CleanedDocument, Page, SentencePair
-from pipeline.repair import undo
-from pipeline.reviews import (
+from pipeline.project.decisions import (
     apply_edits,
     digest,
     edit_context,
@@ -26,8 +23,11 @@ from pipeline.reviews import (
     review_file,
     sentence_key,
 )
-from pipeline.stages import read_structure
-from pipeline.store import DocumentOutput, is_up_to_date
+from pipeline.project.store import DocumentOutput, is_up_to_date
+from pipeline.read.ingest import source_for
+from pipeline.records import CleanedDocument, Page, SentencePair
+from pipeline.repair import undo
+from pipeline.run.stages import read_structure
 
 
 def bead(article: str, language: str, pivot: list[str], other: list[str]) -> dict:

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from pipeline._exec.tesseract import OcrResult, Orientation
 from pipeline.config import Settings
-from pipeline.scan import PreparedPage, probe_pack, read_scan
+from pipeline.read.scan import PreparedPage, probe_pack, read_scan
+from pipeline.read.tesseract import OcrResult, Orientation
 
 ENGLISH = ("The Contracting States shall consult each other on the application of this "
            "Convention and on any difficulty which may arise in its interpretation.")

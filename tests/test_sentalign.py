@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.sentalign import AlignParams, Bead, align, format_bead
+from pipeline.align.core import AlignParams, Bead, align, format_bead
 
 
 def unit(rows: np.ndarray) -> np.ndarray:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLES
 
-from pipeline.sentences import split_sentences
+from pipeline.split.sentences import split_sentences
 
 CASES = Path(__file__).parent / "data" / "seed_sentences.json"
 

@@ -7,8 +7,8 @@ from dataclasses import replace
 import pytest
 
 from pipeline.config import Settings
+from pipeline.project.store import DocumentOutput, is_up_to_date, read_manifest, write_atomic
 from pipeline.records import Source
-from pipeline.store import DocumentOutput, is_up_to_date, read_manifest, write_atomic
 
 
 def test_write_atomic_leaves_no_temporary_file(tmp_path):

@@ -7,11 +7,11 @@ from conftest import SAMPLES
 
 from pipeline.align import pair_articles
 from pipeline.config import Settings
-from pipeline.ingest import ingest, source_for
-from pipeline.langsplit import label_blocks, sections_of
+from pipeline.read.ingest import ingest, source_for
 from pipeline.records import Block, Section
 from pipeline.repair import repair
-from pipeline.structure import (
+from pipeline.split.languages import label_blocks, sections_of
+from pipeline.split.structure import (
     FINAL,
     PREAMBLE,
     articles_of,

@@ -14,11 +14,11 @@ import pytest
 from conftest import SAMPLES
 from projects import gazette
 
-from pipeline.acts import find_acts
-from pipeline.pagedecision import text_in_reading_order
-from pipeline.pairing import Identity, country_code, identity_evidence, issue_of
+from pipeline.editions.acts import find_acts
+from pipeline.editions.identity import Identity, country_code, identity_evidence, issue_of
+from pipeline.editions.treaties import Treaty, treaty_in, treaty_titles
+from pipeline.read.pagedecision import text_in_reading_order
 from pipeline.records import Page
-from pipeline.treaties import Treaty, treaty_in, treaty_titles
 
 DECREE = SAMPLES / "004_5572047d3d386aa9.txt"
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from pipeline.export.units import ExportUnit
-from pipeline.store import jsonl
+from pipeline.project.store import jsonl
 
 __all__ = ["tsv", "tsv_field", "units_jsonl"]
 

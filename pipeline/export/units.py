@@ -39,7 +39,7 @@ class Translation:
     confidence: float
     flagged: bool
     pages: tuple[int, ...] = ()
-    #: The pair was confirmed or corrected by a reviewer (see :mod:`pipeline.reviews`).
+    #: The pair was confirmed or corrected by a reviewer (see :mod:`pipeline.project.decisions`).
     reviewed: bool = False
 
 

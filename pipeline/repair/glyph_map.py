@@ -22,18 +22,18 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from pipeline.legacy_hindi import place_visual_signs
-from pipeline.lexicon import (
-    DEVANAGARI_CONSONANT,
-    DEVANAGARI_CONSONANTS,
-    vocabulary,
-    zipf,
-)
 from pipeline.repair.hindi_layer import (
     rejoin_detached_signs,
     reorder_short_i,
     shift_misplaced_signs,
     sign_moves,
+)
+from pipeline.text.legacy_hindi import place_visual_signs
+from pipeline.text.lexicon import (
+    DEVANAGARI_CONSONANT,
+    DEVANAGARI_CONSONANTS,
+    vocabulary,
+    zipf,
 )
 
 __all__ = ["REPH", "SHORT_I", "GlyphReading", "apply_glyph_map", "infer_glyph_map"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.lexicon import (
+from pipeline.text.lexicon import (
     DEVANAGARI_CLUSTER,
     DEVANAGARI_CONSONANT,
     DEVANAGARI_CONSONANTS,

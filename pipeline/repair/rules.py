@@ -18,10 +18,6 @@ from collections.abc import Sequence
 
 import ftfy
 
-from pipeline.language import letters
-from pipeline.legacy_hindi import convert_legacy_runs
-from pipeline.lexicon import accented_words, broken_devanagari, is_known, without_marks, zipf
-from pipeline.lines import in_capitals, is_lead_in, starts_next_item
 from pipeline.repair._tables import (
     CYRILLIC_TO_LATIN,
     LATIN_PHRASES,
@@ -30,6 +26,10 @@ from pipeline.repair._tables import (
 )
 from pipeline.repair.glyph_map import apply_glyph_map, infer_glyph_map
 from pipeline.repair.hindi_layer import put_signs_in_place, rejoin_detached_signs
+from pipeline.text.language import letters
+from pipeline.text.legacy_hindi import convert_legacy_runs
+from pipeline.text.lexicon import accented_words, broken_devanagari, is_known, without_marks, zipf
+from pipeline.text.lines import in_capitals, is_lead_in, starts_next_item
 
 __all__ = [
     "collapse_fake_bold",
@@ -81,7 +81,7 @@ def convert_legacy_hindi(text: str) -> str:
     'रजिस्ट्री सं॰ डी॰ असाधरण EXTRAORDINARY भाग II—खण्ड 3'
 
     Only stretches with Kruti Dev's tell-tales in several words are touched (see
-    :func:`pipeline.legacy_hindi.convert_legacy_runs`); English capitals stay. And only
+    :func:`pipeline.text.legacy_hindi.convert_legacy_runs`); English capitals stay. And only
     on a page that shows Hindi: Devanagari elsewhere on it (a bilingual masthead above
     Hindi text), or stretches that, converted, are most of the page. Citations that
     happen to look like Kruti Dev in a page of other text stay as they are:

@@ -1,1 +1,0 @@
-"""Wrappers for external programs, one module per program."""

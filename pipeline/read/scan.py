@@ -1,0 +1,204 @@
+"""Reading a scanned page: deskew, denoise, script, orientation, the right language pack.
+
+A document's script and language are decided once, cheaply, before its pages are read
+(:func:`probe_pack`): a strip across the middle of its first scanned page is read
+with ``eng`` (a tenth of a page's work); readable text gives its language (``por``,
+``swe`` or ``eng``), unreadable text has its script detected on that strip
+(``Devanagari``). Each page is then read once with that single pack, in steps that each
+log what they decided (:func:`read_scan`):
+
+1. The page is prepared (:func:`prepare_page`): its skew is measured and undone, a
+   median filter removes speckle, and it is made black on white.
+2. A page whose broken text layer showed Devanagari is read with the ``Devanagari``
+   script pack (it reads the English lines gazettes mix in as well); any other page
+   with the document's pack.
+3. Only if that reading is doubtful (mean word confidence below
+   ``Settings.min_ocr_confidence``) does Tesseract's orientation and script detection
+   run (``--psm 0``): a turned page is turned back, a Devanagari page read with the
+   Devanagari pack, and the better reading kept.
+4. A Latin page whose text is in another language than its pack's (a Portuguese
+   decree's English treaty pages) is read again with its own pack. Single packs keep
+   each language's letters: ``swe+eng`` read ``är`` as ``ar``, ``swe`` does not.
+
+The OCR engine is a parameter (:class:`OcrEngine`, Tesseract by default), so these
+decisions can be tested with a scripted engine.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+from PIL import Image
+
+from pipeline.config import Settings
+from pipeline.read.pageimage import Gray, binarize, median3, skew_angle, unskew, whole_lines
+from pipeline.read.tesseract import OcrResult, Orientation, Tesseract
+from pipeline.text.language import detect_language
+
+__all__ = ["OcrEngine", "PreparedPage", "ScanResult", "language_pack", "prepare_page",
+           "probe_pack", "read_scan"]
+
+log = logging.getLogger(__name__)
+
+#: Packs by script; a Latin page's pack may still change with its language.
+_SCRIPT_PACKS = {"Devanagari": "Devanagari"}
+#: Packs for a Latin page in this language.
+_LANGUAGE_PACKS = {"sv": "swe", "pt": "por", "en": "eng"}
+#: The pack the probe reads its strips with.
+_PROBE_PACK = "eng"
+#: The strips the probe reads, in turn, as shares of the height the page's text spans
+#: (see :func:`pipeline.read.pageimage.whole_lines`), and the words a strip must hold to
+#: tell a language or script.
+_PROBE_STRIPS = ((0.4, 0.5), (0.6, 0.7), (0.2, 0.3))
+_PROBE_MIN_WORDS = 5
+#: A smaller skew (degrees) is left alone.
+_MIN_SKEW = 0.3
+#: The language of a page's reading is told from its first characters, this many.
+_LANGUAGE_SAMPLE = 2000
+
+
+class OcrEngine(Protocol):
+    """What reading a scan needs of an OCR engine: a page image read with ``+``-joined
+    language packs, and the orientation and script of a page image (None if it has too
+    little text to tell)."""
+
+    def read(self, image: Path, languages: str, timeout: float) -> OcrResult: ...
+
+    def orientation(self, image: Path, timeout: float) -> Orientation | None: ...
+
+
+TESSERACT: OcrEngine = Tesseract()
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """The OCR of one page image and what was done to get it."""
+
+    text: str
+    confidence: float | None
+    words: int
+    languages: str
+    steps: tuple[str, ...]
+    #: Each word with Tesseract's confidence in it (0–100).
+    word_confidences: tuple[tuple[str, float], ...] = ()
+
+
+def language_pack(script: str | None, language: str | None, settings: Settings) -> str:
+    """The Tesseract packs for a page of this script and (Latin) language.
+
+    >>> s = Settings.for_root(Path("."))
+    >>> language_pack("Devanagari", None, s), language_pack("Latin", "sv", s)
+    ('Devanagari', 'swe')
+    >>> language_pack("Latin", "pt", s), language_pack(None, None, s)
+    ('por', 'eng+por')
+    """
+    if script in _SCRIPT_PACKS:
+        return _SCRIPT_PACKS[script]
+    return _LANGUAGE_PACKS.get(language or "", settings.ocr_languages)
+
+
+@dataclass(frozen=True)
+class PreparedPage:
+    """A page image made ready for Tesseract (deskewed, despeckled, black on white, a
+    bilevel PBM file) and the skew that was undone (degrees, 0.0 if none)."""
+
+    path: Path
+    angle: float
+
+
+def prepare_page(page: Gray, out: Path) -> PreparedPage:
+    """Deskew, despeckle and binarize a rendered page (:mod:`pipeline.read.pageimage`) into
+    the file ``out``; a skew under ``_MIN_SKEW`` degrees is left alone."""
+    angle = skew_angle(page)
+    if abs(angle) < _MIN_SKEW:
+        angle = 0.0
+    else:
+        page = unskew(page, angle)
+    Image.fromarray(binarize(median3(page))).save(out)
+    return PreparedPage(out, angle)
+
+
+def probe_pack(prepared: PreparedPage, settings: Settings, engine: OcrEngine = TESSERACT
+               ) -> tuple[str, str]:
+    """The pack to read a document's scanned pages with, and why, from one page.
+
+    A strip of whole text lines across the middle of the page's text (a tenth of the
+    height it spans) is read with ``eng``: readable text tells its language; text too
+    doubtful to tell has its script detected on the strip (``Devanagari``). A strip
+    that tells neither (a title page's white space, a table) is passed over for the
+    next one. None tells: ``Settings.ocr_languages``.
+    """
+    page = np.asarray(Image.open(prepared.path).convert("L"))
+    strip = prepared.path.with_name(prepared.path.stem + "-probe.pbm")
+    try:
+        for top, bottom in _PROBE_STRIPS:
+            band = page[whole_lines(page, top, bottom)]
+            if not band.size:  # a blank page
+                break
+            Image.fromarray(band).convert("1").save(strip)
+            reading = engine.read(strip, _PROBE_PACK, settings.ocr_timeout)
+            if reading.words < _PROBE_MIN_WORDS:
+                continue
+            if (reading.confidence or 0) >= settings.min_ocr_confidence:
+                language, _ = detect_language(reading.text, settings)
+                if language in _LANGUAGE_PACKS:
+                    return _LANGUAGE_PACKS[language], f"a strip reads as {language}"
+            else:
+                osd = engine.orientation(strip, settings.ocr_timeout)
+                if osd and osd.script in _SCRIPT_PACKS:
+                    return _SCRIPT_PACKS[osd.script], f"a strip's script is {osd.script}"
+        return settings.ocr_languages, "no strip tells a language or script"
+    finally:
+        strip.unlink(missing_ok=True)
+
+
+def read_scan(page: PreparedPage, settings: Settings, script_hint: str | None = None,
+              start_pack: str | None = None, why: str = "",
+              engine: OcrEngine = TESSERACT) -> ScanResult:
+    """OCR one prepared page the way the module docstring says.
+
+    ``script_hint`` is the script a broken text layer of the page still showed
+    (``Devanagari``); ``start_pack`` the document's pack (see :func:`probe_pack`) and
+    ``why`` the probe's reason.
+    """
+    steps = [f"deskewed {page.angle:+.2f}°"] if page.angle else []
+    prepared = page.path
+
+    script = script_hint or next(
+        (name for name, pack in _SCRIPT_PACKS.items() if pack == start_pack), "Latin")
+    pack = language_pack(script, None, settings) if script in _SCRIPT_PACKS else \
+        start_pack or settings.ocr_languages
+    because = (f"script from the text layer: {script_hint}, " if script_hint
+               else f"document pack ({why}), " if start_pack and why else "")
+    steps.append(f"{because}read with {pack}")
+    result = engine.read(prepared, pack, settings.ocr_timeout)
+    if not script_hint and (result.confidence or 0) < settings.min_ocr_confidence:
+        osd = engine.orientation(prepared, settings.ocr_timeout)
+        detected = osd.script if osd and osd.script in _SCRIPT_PACKS else "Latin"
+        if osd and (osd.rotate or detected != script):
+            if osd.rotate:
+                Image.open(prepared).rotate(-osd.rotate, expand=True, fillcolor=255
+                                            ).save(prepared)
+            # a page of the same script, only turned, keeps its pack
+            retry_pack = pack if detected == script else language_pack(detected, None, settings)
+            retry = engine.read(prepared, retry_pack, settings.ocr_timeout)
+            steps.append(f"confidence {result.confidence}: detected {osd.script} "
+                         f"(script confidence {osd.script_confidence:.1f})"
+                         + (f", turned {osd.rotate}°" if osd.rotate else "")
+                         + f", read again with {retry_pack}")
+            if (retry.confidence or 0) >= (result.confidence or 0):
+                script, pack, result = detected, retry_pack, retry
+    if script not in _SCRIPT_PACKS and result.words:
+        language, _ = detect_language(result.text[:_LANGUAGE_SAMPLE], settings)
+        better = _LANGUAGE_PACKS.get(language, pack)  # no language told: keep the pack
+        if better != pack:
+            steps.append(f"text is {language}: read again with {better}")
+            pack, result = better, engine.read(prepared, better, settings.ocr_timeout)
+    log.info("%s: %s", prepared.name, "; ".join(steps))
+    return ScanResult(text=result.text, confidence=result.confidence, words=result.words,
+                      languages=pack, steps=tuple(steps),
+                      word_confidences=result.word_confidences)

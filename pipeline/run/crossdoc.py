@@ -1,0 +1,339 @@
+"""Pairs across documents: each English text aligned with its translations printed in
+other documents, wherever they are.
+
+When a document is processed, :func:`run_digest` keeps its digest
+(``cleaned/<doc>/digest.json``) if it holds one language: English only, or no English
+(a language under :data:`MINOR_SHARE` of its letters does not count). After a run,
+:func:`pair_across_documents` finds the pairs among all the documents of the inbox,
+old and new, by content (:mod:`pipeline.align.documents`), publishes each pair into
+``aligned/<english>+<other>/`` (the export formats, ``pairing.json`` with what decided,
+a manifest), aligns a pair again only when either document or the build changed, and
+removes the pairs no longer found. ``gazette match`` and ``gazette pair`` use the same
+decision and the same alignment on files given by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pipeline.align import align_sentences, pair_articles
+from pipeline.align.documents import (
+    DIGEST_TOKENS,
+    Digest,
+    DocumentIndex,
+    Match,
+    digest,
+    find_translations,
+    language_offsets,
+)
+from pipeline.config import Settings
+from pipeline.editions.identity import Identity, identity_evidence, identity_from_json, identity_of
+from pipeline.embedding.encoder import encoder_for
+from pipeline.errors import InputError
+from pipeline.export import render
+from pipeline.export.units import ExportUnit, units_of
+from pipeline.project.catalog import Catalog
+from pipeline.project.store import DocumentOutput, read_manifest
+from pipeline.records import Article, Section
+from pipeline.run.plan import current_documents
+from pipeline.run.stages import align_params, read_structure
+from pipeline.split.languages import language_shares
+from pipeline.split.structure import ACT, decree_number, sentence_texts
+
+__all__ = ["MINOR_SHARE", "CrossPairs", "Pairing", "document_language", "match_files",
+           "pair_across_documents", "pair_documents", "published_pairs", "run_digest"]
+
+#: A language holding at most this share of a document's letters does not make it a
+#: text in that language: a few short lines taken for English in a Portuguese act
+#: (names, table cells) leave it a Portuguese document, one that pairs.
+MINOR_SHARE = 0.05
+
+DIGEST = "digest.json"
+PAIRING = "pairing.json"
+
+
+def document_language(shares: dict[str, float], pivot: str) -> str | None:
+    """The one language a document is in, for pairing across documents: the pivot
+    language if it holds all but :data:`MINOR_SHARE` of the letters, else the largest
+    other language if the pivot holds at most that share; None for a document in
+    several languages (it pairs inside itself).
+
+    >>> document_language({"en": 0.98, "pt": 0.02}, "en"), document_language(
+    ...     {"pt": 0.9, "en": 0.03, "sv": 0.07}, "en"), document_language({"en": 0.5,
+    ...     "pt": 0.5}, "en")
+    ('en', 'pt', None)
+    """
+    if not shares:
+        return None
+    if shares.get(pivot, 0.0) >= 1 - MINOR_SHARE:
+        return pivot
+    if shares.get(pivot, 0.0) <= MINOR_SHARE:
+        return max(sorted(shares), key=lambda language: shares[language])
+    return None
+
+
+def document_sentences(articles: dict[str, list[Article]], language: str) -> list[str]:
+    """A document's sentences in ``language``, in order, headings included; the text
+    of an act printing the treaty as its annex (:data:`pipeline.split.structure.ACT`) is left
+    out, as no translation of the treaty holds it."""
+    return [sentence for article in articles.get(language, []) if article.key != ACT
+            for sentence in sentence_texts(article)]
+
+
+def run_digest(articles: dict[str, list[Article]], sections: list[Section],
+               settings: Settings, out: DocumentOutput) -> Digest | None:
+    """A document's digest, written to ``digest.json`` if the document is in one
+    language (:func:`document_language`); None for one in several. An English text's
+    sentences are all embedded now (into the embedding cache): pairing looks up the
+    candidates' samples among them, whenever the candidates arrive."""
+    language = document_language(language_shares(sections), settings.pivot_language)
+    sentences = document_sentences(articles, language) if language else []
+    if not sentences:
+        return None
+    assert language is not None
+    encoder = encoder_for(settings)
+    if language == settings.pivot_language:
+        encoder.encode(sentences)  # re-scoring looks candidates' samples up among them
+    found = digest(out.doc_id, language, sentences, _sample_embedder(settings))
+    out.write("cleaned", DIGEST, json.dumps(found.to_json(), ensure_ascii=False) + "\n")
+    return found
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """An English text and its translation in another document, with what decided."""
+
+    english: str
+    other: str
+    language: str
+    #: The content score (:func:`pipeline.align.documents.rescore`).
+    confidence: float
+    #: What content says (:meth:`pipeline.align.documents.Match.evidence`).
+    content: str
+    #: What the two documents' identities agree on (supporting evidence only).
+    identity: Identity
+
+    @classmethod
+    def of(cls, match: Match, identity: Identity) -> Pairing:
+        return cls(match.english, match.other, match.language, match.score,
+                   match.evidence(), identity)
+
+    def to_json(self) -> dict[str, Any]:
+        """The pairing as ``pairing.json`` holds it."""
+        return {**asdict(self), "decided_by": "content",
+                "identity": {"agrees": list(self.identity.agrees),
+                             "countries": list(self.identity.countries)}}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Pairing:
+        identity = data.get("identity") or {}
+        return cls(data["english"], data["other"], data["language"], float(data["confidence"]),
+                   data["content"], Identity(tuple(identity.get("agrees", ())),
+                                             tuple(identity.get("countries", ()))))
+
+    def describe(self) -> str:
+        """For the log: ``pt, confidence 0.92: 11 of 12 sampled sentences …; identity:
+        parties, instrument agree``."""
+        identity = (f"; identity: {', '.join(self.identity.agrees)} agree"
+                    if self.identity.agrees else "; identity: nothing to compare or agree")
+        return f"{self.language}, confidence {self.confidence:.2f}: {self.content}{identity}"
+
+
+@dataclass(frozen=True)
+class CrossPairs:
+    """What one pairing step found: the pairs (each with whether it was aligned now,
+    False when it was up to date), the English texts left unpaired with their best
+    candidate (if any), and the pairs removed because they were no longer found."""
+
+    pairs: tuple[tuple[Pairing, bool], ...]
+    unpaired: tuple[tuple[str, Match | None], ...]
+    removed: tuple[str, ...]
+
+
+def _sample_embedder(settings: Settings) -> Callable[[list[str]], np.ndarray]:
+    """How digests' samples are embedded: cut to :data:`DIGEST_TOKENS` tokens."""
+    return partial(encoder_for(settings).encode, max_tokens=DIGEST_TOKENS)
+
+
+def pair_across_documents(settings: Settings) -> CrossPairs:
+    """Find and publish the pairs across the documents of the inbox (see the module's
+    docstring). Documents whose files are gone from ``raw/`` take no part."""
+    digests = _current_digests(settings)
+    pivot = settings.pivot_language
+    english = [d for d in digests if d.language == pivot]
+    others = [d for d in digests if d.language != pivot]
+    found: list[Match] = []
+    scored: list[Match] = []
+    if english and others:
+        encoder = encoder_for(settings)
+        offsets = language_offsets({d.language for d in digests}, _sample_embedder(settings))
+        found, scored = find_translations(
+            english, DocumentIndex(others, offsets), lambda doc: document_sentences(
+                _published_articles(settings, doc), pivot), encoder.encode,
+            _sample_embedder(settings))
+    pairs = tuple((pairing, _publish_pair(settings, pairing))
+                  for pairing in (Pairing.of(match, _identity(settings, match))
+                                  for match in found))
+    taken = {pairing.english for pairing, _ in pairs}
+    best = {m.english: m for m in sorted(scored, key=lambda m: m.score)}
+    unpaired = tuple((d.doc_id, best.get(d.doc_id)) for d in english if d.doc_id not in taken)
+    return CrossPairs(pairs, unpaired, _remove_stale(settings, {
+        f"{p.english}+{p.other}" for p, _ in pairs}))
+
+
+def _current_digests(settings: Settings) -> list[Digest]:
+    """The digests of the documents processed to the end whose files are in the inbox
+    (an edition's acts with it)."""
+    done = {row.doc_id for row in Catalog(settings).documents() if row.status == "done"}
+    digests = []
+    for doc in sorted(current_documents(settings)):
+        path = settings.cleaned / doc / DIGEST
+        if doc in done and path.is_file():
+            digests.append(Digest.from_json(doc, json.loads(path.read_text(encoding="utf-8"))))
+    return digests
+
+
+def _identity(settings: Settings, match: Match) -> Identity:
+    def of(doc: str) -> Any:
+        return identity_from_json((read_manifest(settings, doc) or {}).get("identity", {}))
+
+    return identity_evidence(of(match.english), of(match.other))
+
+
+def _publish_pair(settings: Settings, pairing: Pairing) -> bool:
+    """Align and publish a pair, unless it is up to date; True if it was aligned now."""
+    pair_id = f"{pairing.english}+{pairing.other}"
+    manifests = [read_manifest(settings, doc) or {} for doc in (pairing.english, pairing.other)]
+    record = {"doc_id": pair_id, "pair": [pairing.english, pairing.other],
+              "sha256": [m.get("sha256") for m in manifests],
+              "build": settings.output_key(), "pairing": pairing.to_json()}
+    published = read_manifest(settings, pair_id) or {}
+    if all(published.get(key) == value for key, value in record.items()):
+        return False
+    units, _ = align_across(pair_id, _published_articles(settings, pairing.english),
+                            _published_articles(settings, pairing.other), settings,
+                            manifests[1].get("decree"))
+    out = DocumentOutput(settings, pair_id)
+    out.start()
+    try:
+        for name, text in render(units, pair_id, settings.export_formats,
+                                 settings.regional_tags).files.items():
+            out.write("aligned", name, text)
+        out.write("aligned", PAIRING, json.dumps(pairing.to_json(), ensure_ascii=False,
+                                                 indent=1) + "\n")
+        out.publish(record)
+    finally:
+        out.discard()
+    return True
+
+
+def _remove_stale(settings: Settings, keep: set[str]) -> tuple[str, ...]:
+    """Remove the published pairs not in ``keep``; their ids."""
+    removed = []
+    for path in sorted(settings.aligned.glob(f"*/{PAIRING}")):
+        pair_id = path.parent.name
+        if pair_id not in keep:
+            for folder in (settings.aligned / pair_id, settings.cleaned / pair_id):
+                shutil.rmtree(folder, ignore_errors=True)
+            removed.append(pair_id)
+    return tuple(removed)
+
+
+def published_pairs(settings: Settings) -> list[tuple[Pairing, int]]:
+    """The pairs across documents published in ``aligned/``, each with its number of
+    units (``gazette status`` lists them)."""
+    pairs = []
+    for path in sorted(settings.aligned.glob(f"*/{PAIRING}")):
+        pairing = Pairing.from_json(json.loads(path.read_text(encoding="utf-8")))
+        units = path.parent / f"{path.parent.name}.jsonl"
+        pairs.append((pairing, units.read_text(encoding="utf-8").count("\n")
+                      if units.is_file() else 0))
+    return pairs
+
+
+def _published_articles(settings: Settings, doc_id: str) -> dict[str, list[Article]]:
+    """A processed document's articles by language, as its structure stage found them."""
+    text = (settings.cleaned / doc_id / "text.txt").read_text(encoding="utf-8")
+    structure = json.loads((settings.cleaned / doc_id / "structure.json").read_text(
+        encoding="utf-8"))
+    articles: dict[str, list[Article]] = {}
+    for data in structure["articles"]:
+        article = Article.from_json(data, text)
+        articles.setdefault(article.language, []).append(article)
+    return articles
+
+
+def align_across(
+    pair_id: str, english: dict[str, list[Article]], other: dict[str, list[Article]],
+    settings: Settings, decree: str | None,
+) -> tuple[list[ExportUnit], list[str]]:
+    """The pivot language's articles of one document aligned with the other languages'
+    of another: the units (marked with the promulgating ``decree``'s number, if the
+    translation is a decree), and the languages paired with the pivot."""
+    pivot = settings.pivot_language
+    articles = {pivot: english.get(pivot, []),
+                **{language: found for language, found in other.items() if language != pivot}}
+    sentences = align_sentences(
+        pair_articles(articles, pivot), encoder_for(settings).encode, align_params(settings),
+        flag_below=settings.flag_below, second_pass=settings.align_second_pass)
+    return units_of(pair_id, sentences, articles, None, pivot, decree), list(sentences)
+
+
+def pair_documents(english: Path, other: Path, settings: Settings,
+                   ) -> tuple[list[ExportUnit], list[str]]:
+    """Align an English document with its translation kept in another one (``gazette pair``).
+
+    Both files go through ingest, repair, language split and structure, writing nothing;
+    the pivot language's articles of ``english`` are paired with the other languages'
+    articles of ``other``, then their sentences are aligned. Returns the units, as
+    ``gazette run`` exports them, and the languages paired with the pivot. Raises
+    :class:`InputError` if ``english`` has no text in the pivot language.
+    """
+    pivot = settings.pivot_language
+    _, _, english_articles = read_structure(english, settings)
+    other_text, _, other_articles = read_structure(other, settings)
+    if not english_articles.get(pivot):
+        raise InputError(f"no {pivot} text found in {english}")
+    return align_across(f"{english.stem}+{other.stem}", english_articles, other_articles,
+                        settings, decree_number(other_text.text))
+
+
+def match_files(files: Sequence[Path], settings: Settings
+                ) -> tuple[list[Pairing], list[Match], list[str]]:
+    """The pairs among files given by hand (``gazette match``), decided as a run decides
+    them: the pairs, every match scored, and the files left out (in several languages,
+    or holding no text)."""
+    pivot = settings.pivot_language
+    encoder = encoder_for(settings)
+    digests: list[Digest] = []
+    sentences: dict[str, list[str]] = {}
+    identities: dict[str, Any] = {}
+    left_out = []
+    for file in files:
+        cleaned, sections, articles = read_structure(file, settings)
+        language = document_language(language_shares(sections), pivot)
+        found = document_sentences(articles, language) if language else []
+        if not found or language is None:
+            left_out.append(str(file))
+            continue
+        digests.append(digest(str(file), language, found, _sample_embedder(settings)))
+        sentences[str(file)] = found
+        identities[str(file)] = identity_of(cleaned.text)
+    english = [d for d in digests if d.language == pivot]
+    others = [d for d in digests if d.language != pivot]
+    if not english or not others:
+        return [], [], left_out
+    offsets = language_offsets({d.language for d in digests}, _sample_embedder(settings))
+    taken, scored = find_translations(english, DocumentIndex(others, offsets),
+                                      sentences.__getitem__, encoder.encode,
+                                      _sample_embedder(settings))
+    return ([Pairing.of(m, identity_evidence(identities[m.english], identities[m.other]))
+             for m in taken], scored, left_out)

@@ -1,0 +1,83 @@
+"""What a run is to do: the inbox's documents it takes, whether any needs work, and the
+summaries of those that do not."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from pipeline.config import Settings
+from pipeline.errors import InputError
+from pipeline.project.catalog import Catalog
+from pipeline.project.store import is_up_to_date, read_manifest
+from pipeline.read.ingest import discover
+from pipeline.records import DocumentSummary, Source
+
+__all__ = ["current_documents", "inbox_documents", "select_sources", "skipped",
+           "unchanged_run"]
+
+def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[Source]:
+    """The sources named in ``only`` (document ids or inbox paths), or all of them.
+
+    Raises :class:`InputError` for a name that matches no document.
+    """
+    if not only:
+        return sources
+    unknown = [name for name in only
+               if not any(name in (s.doc_id, s.relpath) for s in sources)]
+    if unknown:
+        raise InputError(f"no document {', '.join(map(repr, unknown))} in the inbox",
+                         "give a document id as `gazette status` lists it, or a path "
+                         "relative to raw/")
+    return [s for s in sources if s.doc_id in only or s.relpath in only]
+
+
+def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentSummary] | None:
+    """If no document of the inbox is new, changed or failed, record a run that found
+    nothing to do (folded into the last run if that found nothing either:
+    :meth:`Catalog.record_idle_run`) and return its summaries; else None (the flow has
+    work).
+
+    A run with nothing to do needs no Prefect flow run: the catalog and the published
+    manifests answer (``gazette run`` then starts no server and imports no flow, and a
+    scheduled tick no flow of its own and no report).
+    """
+    sources = discover(settings)
+    if not all(is_up_to_date(settings, source) for source in sources):
+        return None
+    current = current_documents(settings, sources)
+    for path in settings.aligned.glob("*/pairing.json"):  # a pair whose file went
+        pair = json.loads(path.read_text(encoding="utf-8"))
+        if not {pair["english"], pair["other"]} <= current:
+            return None
+    summaries = [skipped(settings, source) for source in sources]
+    Catalog(settings).record_idle_run(trigger, summaries)
+    return summaries
+
+
+def current_documents(settings: Settings, sources: list[Source] | None = None) -> set[str]:
+    """The documents of the inbox's files as processed last (an edition's acts with it):
+    what takes part in pairing across documents."""
+    current: set[str] = set()
+    for source in discover(settings) if sources is None else sources:
+        manifest = read_manifest(settings, source.doc_id)
+        if manifest is not None and manifest.get("sha256") == source.sha256:
+            current.update(manifest.get("acts") or [source.doc_id])
+    return current
+
+
+def skipped(settings: Settings, source: Source) -> DocumentSummary:
+    """The summary of a document that is up to date, as its manifest recorded it."""
+    recorded = dict((read_manifest(settings, source.doc_id) or {}).get("summary", {}))
+    recorded.update(status="skipped", languages=tuple(recorded.get("languages", ())))
+    return DocumentSummary(**recorded)
+
+
+def inbox_documents(settings: Settings) -> set[str]:
+    """The documents of the files in raw/ (an edition's acts with it), processed or not
+    yet: what `gazette status` does not call gone."""
+    found: set[str] = set()
+    for source in discover(settings):
+        found.add(source.doc_id)
+        found.update((read_manifest(settings, source.doc_id) or {}).get("acts") or ())
+    return found
