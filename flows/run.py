@@ -28,12 +28,12 @@ from pipeline.align.documents import MIN_SCORE
 from pipeline.config import Settings, check_settings
 from pipeline.editions.cut import ActDocument
 from pipeline.errors import LockLostError
-from pipeline.project import decisions
 from pipeline.project.catalog import Catalog
-from pipeline.project.store import DocumentOutput, is_up_to_date
+from pipeline.project.store import is_up_to_date
 from pipeline.read.ingest import discover, ignored, ingest
 from pipeline.records import DocumentSummary, IngestedDocument, Source
 from pipeline.run import crossdoc, plan, stages
+from pipeline.run.context import DocumentContext
 from pipeline.run.report import run_report
 
 P = ParamSpec("P")
@@ -98,18 +98,19 @@ def process_document(source: Source, settings: Settings, run_id: int) -> Process
     stage on it and publish its outputs; failures are summaries."""
     acts: list[ActDocument] = []
 
-    def work(out: DocumentOutput, catalog: Catalog) -> DocumentSummary:
+    def work(ctx: DocumentContext, catalog: Catalog) -> DocumentSummary:
         with catalog.stage(run_id, source.doc_id, "ingest"):
-            document = stages.run_ingest(source, settings, out, read=read_task)
-        cut = stages.run_cut(document, out)
+            document = stages.run_ingest(ctx, read=read_task)
+        cut = stages.run_cut(document, ctx)
         get_run_logger().info("%s: %s", source.relpath, cut.reason)
         if not cut.acts:
-            return _analyse(document, settings, out, catalog, run_id)
-        summary = stages.finish_edition(document, cut, out)
+            return _analyse(document, ctx, catalog, run_id)
+        summary = stages.finish_edition(document, cut, ctx)
         acts.extend(cut.acts)  # published: its acts are to be processed
         return summary
 
-    return Processed(_processed(source, source.relpath, settings, run_id, work), tuple(acts))
+    return Processed(_processed(DocumentContext.of(source, settings), source.relpath, run_id,
+                                work), tuple(acts))
 
 
 @task(name="process-act", task_run_name="{act.doc_id}", cache_policy=NO_CACHE,
@@ -118,21 +119,20 @@ def process_act(act: ActDocument, settings: Settings, run_id: int) -> DocumentSu
     """Run the stages from repair on one act of an edition and publish its outputs."""
     # the stages as plain calls: an edition has hundreds of acts, and a task run per
     # stage and act would cost more than the work
-    return _processed(act.document.source, act.doc_id, settings, run_id,
-                      lambda out, catalog: _analyse(act.document, settings, out, catalog,
-                                                    run_id, act=act))
+    return _processed(DocumentContext.of(act.document.source, settings, act), act.doc_id,
+                      run_id, lambda ctx, catalog: _analyse(act.document, ctx, catalog, run_id))
 
 
-def _processed(source: Source, name: str, settings: Settings, run_id: int,
-               work: Callable[[DocumentOutput, Catalog], DocumentSummary]) -> DocumentSummary:
+def _processed(ctx: DocumentContext, name: str, run_id: int,
+               work: Callable[[DocumentContext, Catalog], DocumentSummary]) -> DocumentSummary:
     """Do ``work`` on a document's staging folders and record how it ended: its summary,
     or on any error a failed summary with the reason (logged as ``name``'s); outputs
     ``work`` did not publish are discarded. The run goes on either way."""
-    catalog = Catalog(settings)
-    out = DocumentOutput(settings, source.doc_id)
+    source, out = ctx.source, ctx.out
+    catalog = Catalog(ctx.settings)
     out.start()
     try:
-        summary = work(out, catalog)
+        summary = work(ctx, catalog)
     except LockLostError:
         raise  # not this document's fault: the run stops
     except Exception as exc:  # a failed document is reported; the run goes on
@@ -145,31 +145,28 @@ def _processed(source: Source, name: str, settings: Settings, run_id: int,
     return summary
 
 
-def _analyse(document: IngestedDocument, settings: Settings, out: DocumentOutput,
-             catalog: Catalog, run_id: int, act: ActDocument | None = None,
+def _analyse(document: IngestedDocument, ctx: DocumentContext, catalog: Catalog, run_id: int
              ) -> DocumentSummary:
     """Repair, split, structure, align and export one document (or one act: then each
     stage is a plain call, not a task) and publish it."""
     def step(stage: Task[P, R]) -> Callable[P, R]:
-        return stage if act is None else stage.fn
+        return stage if ctx.act is None else stage.fn
 
-    doc_id = document.source.doc_id
-    review = decisions.resolve(settings, doc_id)
+    doc_id = ctx.doc_id
     with catalog.stage(run_id, doc_id, "repair"):
-        cleaned = step(repair_task)(document, out, review)
+        cleaned = step(repair_task)(document, ctx)
     with catalog.stage(run_id, doc_id, "split"):
-        sections = step(split_task)(cleaned, settings, out)
+        sections = step(split_task)(cleaned, ctx)
     with catalog.stage(run_id, doc_id, "structure"):
-        articles = step(structure_task)(sections, cleaned, out)
+        articles = step(structure_task)(sections, cleaned, ctx)
     with catalog.stage(run_id, doc_id, "align"):
-        sentences = step(align_task)(articles, settings, out, review)
-    for stale in review.stale:
+        sentences = step(align_task)(articles, ctx)
+    for stale in ctx.review.stale:
         get_run_logger().warning("%s: a review decision no longer applies: %s", doc_id, stale)
     with catalog.stage(run_id, doc_id, "export"):
-        counts = step(export_task)(sentences, articles, cleaned, settings, out)
-    crossdoc.run_digest(articles, sections, settings, out)
-    return stages.finish(document.source, cleaned, sections, sentences, counts, out, review,
-                         act)
+        counts = step(export_task)(sentences, articles, cleaned, ctx)
+    crossdoc.run_digest(articles, sections, ctx.settings, ctx.out)
+    return stages.finish(cleaned, sections, sentences, counts, ctx)
 
 
 def _log_pairs(found: crossdoc.CrossPairs) -> None:

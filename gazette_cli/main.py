@@ -69,40 +69,46 @@ def run(
     report(summaries, settings)
 
 
+FormatsOption = Annotated[list[str] | None, typer.Option(
+    "--format", "-f", help="jsonl, tmx, xliff or tsv (repeat; default: all).")]
+LanguagesOption = Annotated[list[str] | None, typer.Option(
+    "--lang", "-l", help="Only these languages besides English (repeat).")]
+DocumentsOption = Annotated[list[str] | None, typer.Option(
+    "--doc", "-d", help="Only these document ids (repeat).")]
+MinConfidenceOption = Annotated[float, typer.Option(
+    min=0.0, max=1.0, help="Leave out pairs with a lower confidence.")]
+ExcludeFlaggedOption = Annotated[bool, typer.Option(
+    "--exclude-flagged", help="Leave out pairs flagged for review.")]
+ReviewedOnlyOption = Annotated[bool, typer.Option(
+    "--reviewed-only", help="Only pairs a reviewer confirmed or corrected.")]
+SinceOption = Annotated[str | None, typer.Option(
+    help="Only units new or changed since the export recorded under this name "
+         "('last': the latest).")]
+NameOption = Annotated[str | None, typer.Option(
+    help="Record this export under NAME (default: export-<time>).")]
+PlainCodesOption = Annotated[bool, typer.Option(
+    "--plain-codes", help="Write pt, sv, hi instead of pt-BR, sv-SE, hi-IN.")]
+OutOption = Annotated[Path | None, typer.Option(
+    help="Output folder (default aligned/_corpus; replaced as a whole).")]
+
+
 @app.command()
 def export(
-    root: RootOption = Path(),
-    formats: Annotated[list[str] | None, typer.Option(
-        "--format", "-f", help="jsonl, tmx, xliff or tsv (repeat; default: all).")] = None,
-    languages: Annotated[list[str] | None, typer.Option(
-        "--lang", "-l", help="Only these languages besides English (repeat).")] = None,
-    documents: Annotated[list[str] | None, typer.Option(
-        "--doc", "-d", help="Only these document ids (repeat).")] = None,
-    min_confidence: Annotated[float, typer.Option(
-        min=0.0, max=1.0, help="Leave out pairs with a lower confidence.")] = 0.0,
-    exclude_flagged: Annotated[bool, typer.Option(
-        "--exclude-flagged", help="Leave out pairs flagged for review.")] = False,
-    reviewed_only: Annotated[bool, typer.Option(
-        "--reviewed-only", help="Only pairs a reviewer confirmed or corrected.")] = False,
-    since: Annotated[str | None, typer.Option(
-        help="Only units new or changed since the export recorded under this name "
-             "('last': the latest).")] = None,
-    name: Annotated[str | None, typer.Option(
-        help="Record this export under NAME (default: export-<time>).")] = None,
-    plain_codes: Annotated[bool, typer.Option(
-        "--plain-codes", help="Write pt, sv, hi instead of pt-BR, sv-SE, hi-IN.")] = False,
-    out: Annotated[Path | None, typer.Option(
-        help="Output folder (default aligned/_corpus; replaced as a whole).")] = None,
-    wait: WaitOption = False,
-    local: LocalOption = False,
+    root: RootOption = Path(), formats: FormatsOption = None,
+    languages: LanguagesOption = None, documents: DocumentsOption = None,
+    min_confidence: MinConfidenceOption = 0.0, exclude_flagged: ExcludeFlaggedOption = False,
+    reviewed_only: ReviewedOnlyOption = False, since: SinceOption = None,
+    name: NameOption = None, plain_codes: PlainCodesOption = False, out: OutOption = None,
+    wait: WaitOption = False, local: LocalOption = False,
 ) -> None:
     """Merge every processed document into one corpus: TMX, XLIFF, TSV and JSONL.
 
     Units are filtered, de-duplicated across documents, and written as
     corpus.tmx (all languages), corpus.en-<xx>.tmx/.xlf/.tsv per language pair and
     corpus.jsonl. Says what it left out and why. Each export is recorded by name, so
-    that --since NAME exports only what is new or changed after it. With a Prefect server configured
-    (PREFECT_API_URL, as `gazette serve` sets up) it triggers the export deployment.
+    that --since NAME exports only what is new or changed after it. With a Prefect
+    server configured (PREFECT_API_URL, as `gazette serve` sets up) it triggers the
+    export deployment.
     """
     from pipeline.export import FORMATS, Selection
     from pipeline.export.corpus import export_corpus

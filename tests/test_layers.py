@@ -94,3 +94,13 @@ def test_the_library_imports_its_own_modules_at_the_top_of_each_file():
     lazy = sorted(f"{importer} imports {name} in a function"
                   for importer, name, nested in library_imports() if nested)
     assert lazy == []
+
+
+def test_no_function_of_the_library_flows_or_command_line_is_over_50_lines():
+    long = sorted(f"{path.relative_to(REPO)}: {node.name} ({node.end_lineno - node.lineno + 1})"
+                  for folder in ("pipeline", "flows", "gazette_cli")
+                  for path in (REPO / folder).rglob("*.py")
+                  for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                  if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                  and node.end_lineno is not None and node.end_lineno - node.lineno >= 50)
+    assert long == []

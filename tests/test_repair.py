@@ -15,7 +15,7 @@ from conftest import SAMPLES
 from pipeline.records import IngestedDocument, Page, Source
 from pipeline.repair import RULES, RepairConfig, repair, undo
 from pipeline.repair.glyph_map import infer_glyph_map
-from pipeline.repair.rules import remove_running_heads
+from pipeline.repair.rules import reflow_hard_wraps, remove_running_heads
 from pipeline.text.lexicon import known_share
 
 
@@ -237,3 +237,19 @@ def test_glyph_map_reads_another_broken_hindi_pdf_with_its_own_map(shared: Path)
 def test_clean_text_in_context_is_left_alone(text: str, rule: str):
     """False positives of whole clean documents (BENCHMARKS.md, clean documents)."""
     assert [step.rule for step in repair(document(text)).steps] == []
+
+
+def test_a_short_line_before_a_title_in_capitals_keeps_its_break():
+    page = ("O Comité produz efeitos\na partir da data das\nassinaturas do Comité\n"
+            "APÊNDICE A\nOrganismos de avaliação aditados\nà lista")
+    assert reflow_hard_wraps(page) == (
+        "O Comité produz efeitos a partir da data das assinaturas do Comité\n"
+        "APÊNDICE A\nOrganismos de avaliação aditados à lista")
+
+
+def test_signature_lines_after_a_wrapped_sentence_keep_their_breaks():
+    page = ("Decide, con-\nforme o art. 84 da Cons-\ntituição e a Lei nº 9.784,\n"
+            "de 29 de janeiro de 1999.\nDILMA ROUSSEFF\nLuiz Alberto Machado")
+    assert reflow_hard_wraps(page) == (
+        "Decide, conforme o art. 84 da Constituição e a Lei nº 9.784, de 29 de janeiro de "
+        "1999.\n\nDILMA ROUSSEFF\nLuiz Alberto Machado")

@@ -215,11 +215,7 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
     lines = list(_lines(pages))
     for index, line in enumerate(lines):
         current = acts[-1] if acts else None
-        if (kind := heading_kind(line.text)) and _inside_a_sentence(
-                recent[-1].text if recent else "", line.text,
-                lines[index + 1].text if index + 1 < len(lines) else "",
-                same_page=bool(recent) and recent[-1].page == line.page):
-            kind = None  # a capitalised phrase a title or a sentence runs through
+        kind = _heading_kind_at(lines, index, recent)
         if kind and current and recent and current.lines[-1:] == recent[-1:] \
                 and _banner_without_its_dot(recent[-1].text):
             ministry, fresh, capitals = recent[-1].text, True, []
@@ -240,14 +236,7 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
             current.lines.append(line)  # "DECISÃO LIMINAR" under "DECISÕES DE 26 DE …"
             current.open, capitals = False, []
         elif kind:
-            start = _first_body([c.text for c in capitals])
-            found = _names([c.text for c in capitals[start:]])
-            if current is not None and found:
-                del current.lines[start - len(capitals):]  # they name the new act's bodies
-            bodies = (current.bodies if current is not None and not found and not fresh
-                      else (ministry,) * bool(ministry) + tuple(found))
-            acts.append(_Draft(kind, [line.text], bodies, line.page,
-                               [*capitals[start:], line]))
+            acts.append(_new_act(kind, line, capitals, current, ministry, fresh))
             fresh, capitals = False, []
         else:
             if current is not None:
@@ -260,6 +249,33 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
         recent = [*recent[-2:], line]
     text = "\n\n".join(page.text for page in pages if page.text)
     return [draft.done(text) for draft in acts]
+
+
+def _heading_kind_at(lines: list[_Line], index: int, recent: list[_Line]) -> str | None:
+    """The kind of act ``lines[index]`` heads (``recent``: the lines before it), or None;
+    None too for a capitalised phrase that a title or a sentence runs through."""
+    line = lines[index]
+    kind = heading_kind(line.text)
+    if kind and _inside_a_sentence(
+            recent[-1].text if recent else "", line.text,
+            lines[index + 1].text if index + 1 < len(lines) else "",
+            same_page=bool(recent) and recent[-1].page == line.page):
+        return None
+    return kind
+
+
+def _new_act(kind: str, heading: _Line, capitals: list[_Line], current: _Draft | None,
+             ministry: str, fresh: bool) -> _Draft:
+    """The act ``heading`` starts. Of the lines in capitals above it, those that name
+    bodies are its issuing bodies (taken off the end of the act before it); with none,
+    it has the bodies of the act before it, or after a new banner the banner's."""
+    start = _first_body([c.text for c in capitals])
+    found = _names([c.text for c in capitals[start:]])
+    if current is not None and found:
+        del current.lines[start - len(capitals):]
+    bodies = (current.bodies if current is not None and not found and not fresh
+              else (ministry,) * bool(ministry) + tuple(found))
+    return _Draft(kind, [heading.text], bodies, heading.page, [*capitals[start:], heading])
 
 
 #: Words a line of a title in capitals ends with when the title goes on in the next.

@@ -445,7 +445,8 @@ def reflow_hard_wraps(text: str) -> str:
     of the Convention`` filling its line opens a sentence), or one is in capitals and
     the other not (a title, an annex's or a signer's name); ``exem-`` + ``plo`` becomes
     ``exemplo`` where the lexicon knows the joined word and not the hyphenated one
-    (``comunicar-se`` keeps its hyphen).
+    (``comunicar-se`` keeps its hyphen). Unsafe for verse or tables, whose line breaks
+    mean something.
 
     >>> page = ("ARTIGO 3\\nO Artigo 1 da Convenção será excluído e substituído pelo\\n"
     ...         "seguinte:\\n1. Esta Convenção se aplicará às pessoas\\n"
@@ -460,45 +461,38 @@ def reflow_hard_wraps(text: str) -> str:
     a) no caso do Brasil
     b) no caso do Chile
     ARTIGO 4
-    >>> print(reflow_hard_wraps("Decide, con-\\nforme o art. 84 da Cons-\\n"
-    ...       "tituição e a Lei nº 9.784,\\nde 29 de janeiro de 1999.\\nDILMA ROUSSEFF\\n"
-    ...       "Luiz Alberto Machado"))
-    Decide, conforme o art. 84 da Constituição e a Lei nº 9.784, de 29 de janeiro de 1999.
-    <BLANKLINE>
-    DILMA ROUSSEFF
-    Luiz Alberto Machado
-    >>> print(reflow_hard_wraps("O Comité produz efeitos\\na partir da data das\\n"
-    ...       "assinaturas do Comité\\nAPÊNDICE A\\nOrganismos de avaliação aditados\\n"
-    ...       "à lista"))
-    O Comité produz efeitos a partir da data das assinaturas do Comité
-    APÊNDICE A
-    Organismos de avaliação aditados à lista
-
-    Unsafe for verse or tables, whose line breaks mean something.
     """
     if not looks_wrapped(text):
         return text
     filled = sorted(len(line.strip()) for line in text.split("\n") if line.strip())
     short = SHORT_LINE * filled[int(0.9 * (len(filled) - 1))]
-    text = _HYPHENATED.sub(_join_hyphenated, text)
-    lines = text.split("\n")
+    lines = _HYPHENATED.sub(_join_hyphenated, text).split("\n")
     out = [lines[0]]
     for above, line in itertools.pairwise(lines):
-        previous = out[-1]
-        before, current = previous.strip(), line.strip()
-        if not before or not current:
-            out.append(line)
-        elif _is_unit(current) or (_HEADING_LINE.match(before) and len(before) < short):
-            out.append(("\n" if _ends_clause(before) else "") + line)
-        elif _ends_clause(before):
-            out.append("\n" + line)
-        elif starts_next_item(previous, line) or is_lead_in(before, current, short) or (
-                (len(above.strip()) < short or in_capitals(before) != in_capitals(current))
-                and not current[0].islower()):
-            out.append(line)
+        kept = _kept_break(above, out[-1], line, short)
+        if kept is None:
+            out[-1] = f"{out[-1].rstrip()} {line.strip()}"
         else:
-            out[-1] = f"{previous.rstrip()} {current}"
+            out.append(kept + line)
     return "\n".join(out)
+
+
+def _kept_break(above: str, previous: str, line: str, short: float) -> str | None:
+    """How ``line`` follows ``previous`` (the text so far; ``above``: the line as it
+    was) on a wrapped page: None to join them, ``"\\n"`` for a paragraph break before
+    it, ``""`` to keep the line break (see :func:`reflow_hard_wraps`)."""
+    before, current = previous.strip(), line.strip()
+    if not before or not current:
+        return ""
+    if _is_unit(current) or (_HEADING_LINE.match(before) and len(before) < short):
+        return "\n" if _ends_clause(before) else ""
+    if _ends_clause(before):
+        return "\n"
+    if starts_next_item(previous, line) or is_lead_in(before, current, short) or (
+            (len(above.strip()) < short or in_capitals(before) != in_capitals(current))
+            and not current[0].islower()):
+        return ""
+    return None
 
 
 def _is_unit(line: str) -> bool:

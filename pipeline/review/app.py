@@ -166,51 +166,24 @@ def review_app(settings: Settings, token: str, who: str) -> ASGIApp:
         given = request.query_params.get("token") or request.headers.get("x-gazette-token")
         return given is not None and secrets.compare_digest(given, token)
 
-    def foreign(request: Request) -> bool:
-        """A request another site's page sent (its Origin is not this app's)."""
-        origin = request.headers.get("origin")
-        return origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}"
-
-    def document(doc_id: str, maps: bool = False) -> Document | None:
-        if Catalog(settings).document(doc_id) is None:
-            return None
-        try:
-            return load(settings, doc_id, encoder_for(settings).encode if maps else None)
-        except InputError:
-            return None
-
     async def index(request: Request) -> Response:
-        links = "".join(
-            f'<li><a href="/doc/{row.doc_id}?token={token}">{row.doc_id}</a></li>'
-            for row in Catalog(settings).documents()
-            if row.status == "done" and (settings.aligned / row.doc_id).is_dir())
-        return HTMLResponse(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>"
-                            f"gazette review</title></head><body><h1>Documents</h1>"
-                            f"<ul>{links}</ul></body></html>")
+        return _index(settings, token)
 
     async def page(request: Request) -> Response:
-        found = document(request.path_params["doc"], maps=True)
+        found = _document(settings, request.path_params["doc"], maps=True)
         if found is None:
             return _unknown(request.path_params["doc"])
         return HTMLResponse(render(found, serve=f"/doc/{found.doc_id}/decisions?token={token}"))
 
     async def decide(request: Request) -> Response:
-        if foreign(request):
-            return _error("decisions are taken from this review page only", 403)
-        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            return _error("a decision is sent as application/json", 415)
-        if int(request.headers.get("content-length") or 0) > MAX_BODY:
-            return _error(f"a decision is at most {MAX_BODY} bytes", 413)
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY:
-                return _error(f"a decision is at most {MAX_BODY} bytes", 413)
+        body = await _decision_body(request)
+        if isinstance(body, Response):
+            return body
         try:
             fields = checked_request(body)
         except InputError as exc:
             return _error(str(exc), 400)
-        found = document(request.path_params["doc"])
+        found = _document(settings, request.path_params["doc"])
         if found is None:
             return _unknown(request.path_params["doc"])
         try:
@@ -232,6 +205,45 @@ def review_app(settings: Settings, token: str, who: str) -> ASGIApp:
         await app(scope, receive, send)
 
     return gate
+
+
+def _index(settings: Settings, token: str) -> Response:
+    """The list of documents to review: those done and aligned."""
+    links = "".join(
+        f'<li><a href="/doc/{row.doc_id}?token={token}">{row.doc_id}</a></li>'
+        for row in Catalog(settings).documents()
+        if row.status == "done" and (settings.aligned / row.doc_id).is_dir())
+    return HTMLResponse(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>"
+                        f"gazette review</title></head><body><h1>Documents</h1>"
+                        f"<ul>{links}</ul></body></html>")
+
+
+def _document(settings: Settings, doc_id: str, maps: bool = False) -> Document | None:
+    """A processed document's review data (with its similarity maps), or None."""
+    if Catalog(settings).document(doc_id) is None:
+        return None
+    try:
+        return load(settings, doc_id, encoder_for(settings).encode if maps else None)
+    except InputError:
+        return None
+
+
+async def _decision_body(request: Request) -> bytes | Response:
+    """The body of a decision request, or the error response that refuses it: sent by
+    another site's page (its Origin is not this app's), not JSON, or too long."""
+    origin = request.headers.get("origin")
+    if origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}":
+        return _error("decisions are taken from this review page only", 403)
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return _error("a decision is sent as application/json", 415)
+    if int(request.headers.get("content-length") or 0) > MAX_BODY:
+        return _error(f"a decision is at most {MAX_BODY} bytes", 413)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return _error(f"a decision is at most {MAX_BODY} bytes", 413)
+    return body
 
 
 def _refused() -> Response:

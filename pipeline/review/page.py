@@ -334,46 +334,8 @@ def render(document: Document, serve: str | None = None) -> str:
     def text(value: str) -> str:
         return escape(clean(value))
 
-    def cell(language: str, article: str, ids: tuple[int, ...]) -> str:
-        spans = document.sentences.get((language, article), [])
-        parts = []
-        for i in ids:
-            start, end = spans[i] if i < len(spans) else (0, 0)
-            parts.append(_marked(document, start, end, text))
-        return " ".join(parts)
-
-    languages = document.languages
-    head = "".join(f"<th>{text(language)}</th>" for language in languages)
-    body = []
-    current = None
-    for number, row in enumerate(document.rows):
-        if row.article != current:
-            current = row.article
-            headings = " / ".join(text(heading) for heading in (
-                document.headings.get((language, row.article), "") for language in languages)
-                if heading)
-            body.append(f'<tr class="article"><th class="article" colspan="{len(languages)}">'
-                        f"{text(row.article)}{': ' * bool(headings)}{headings}</th></tr>")
-        contents = []
-        for language in languages:
-            content = cell(language, row.article, row.ids[language]) if language in row.ids \
-                else ""
-            if language in row.confidences:
-                content += (f'<span class="conf">confidence '
-                            f"{row.confidences[language]:.2f}</span>")
-            contents.append(content)
-        if row.note:
-            contents[0] += f'<span class="note">{text(row.note)}</span>'
-        cells = [f'<td lang="{text(language)}">{content}</td>'
-                 for language, content in zip(languages, contents, strict=True)]
-        css = "unit flagged" if row.flagged else "unit"
-        body.append(f'<tr class="{css}" data-row="{number}" '
-                    f'data-confidence="{row.confidence:.2f}">{"".join(cells)}</tr>')
-        if number + 1 == len(document.rows) or document.rows[number + 1].article != current:
-            body += [f'<tr class="map"><td colspan="{len(languages)}"><details><summary>'
-                     f"similarity map {text(document.pivot)} × {text(language)}</summary>"
-                     f"{_map_svg(document, row.article, language)}</details></td></tr>"
-                     for language in languages if (row.article, language) in document.maps]
+    head = "".join(f"<th>{text(language)}</th>" for language in document.languages)
+    body = _table_rows(document, text)
     problems = "".join(f"<li>page {page}: {text(reason)}</li>"
                        for page, reason in document.problems) or "<li>none</li>"
     flagged = sum(row.flagged for row in document.rows)
@@ -400,6 +362,49 @@ value="1.01"></label> <span id="shown"></span> units shown</div>
 {f"<script>{_ACTIONS_SCRIPT}</script>" if serve else ""}
 </body></html>
 """
+
+
+def _table_rows(document: Document, text: Callable[[str], str]) -> list[str]:
+    """The table's rows: a heading row for each article, a row for each unit, and after
+    an article's units its similarity maps."""
+    languages = document.languages
+    body = []
+    current = None
+    for number, row in enumerate(document.rows):
+        if row.article != current:
+            current = row.article
+            headings = " / ".join(text(heading) for heading in (
+                document.headings.get((language, row.article), "") for language in languages)
+                if heading)
+            body.append(f'<tr class="article"><th class="article" colspan="{len(languages)}">'
+                        f"{text(row.article)}{': ' * bool(headings)}{headings}</th></tr>")
+        body.append(_unit_row(document, number, row, text))
+        if number + 1 == len(document.rows) or document.rows[number + 1].article != current:
+            body += [f'<tr class="map"><td colspan="{len(languages)}"><details><summary>'
+                     f"similarity map {text(document.pivot)} × {text(language)}</summary>"
+                     f"{_map_svg(document, row.article, language)}</details></td></tr>"
+                     for language in languages if (row.article, language) in document.maps]
+    return body
+
+
+def _unit_row(document: Document, number: int, row: Row, text: Callable[[str], str]) -> str:
+    """One unit's row: per language its sentences (repaired words marked) and the
+    aligner's confidence, and the row's note."""
+    contents = []
+    for language in document.languages:
+        spans = document.sentences.get((language, row.article), [])
+        content = " ".join(_marked(document, *(spans[i] if i < len(spans) else (0, 0)), text)
+                           for i in row.ids.get(language, ()))
+        if language in row.confidences:
+            content += f'<span class="conf">confidence {row.confidences[language]:.2f}</span>'
+        contents.append(content)
+    if row.note:
+        contents[0] += f'<span class="note">{text(row.note)}</span>'
+    cells = [f'<td lang="{text(language)}">{content}</td>'
+             for language, content in zip(document.languages, contents, strict=True)]
+    css = "unit flagged" if row.flagged else "unit"
+    return (f'<tr class="{css}" data-row="{number}" '
+            f'data-confidence="{row.confidence:.2f}">{"".join(cells)}</tr>')
 
 
 def _map_svg(document: Document, article: str, language: str) -> str:

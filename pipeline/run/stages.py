@@ -20,14 +20,13 @@ from typing import Any
 from pipeline.align import align_sentences, core, pair_articles
 from pipeline.align.core import AlignParams, Bead
 from pipeline.config import PIPELINE_VERSION, Settings
-from pipeline.editions.cut import ActDocument, Cut, cut_edition
+from pipeline.editions.cut import Cut, cut_edition
 from pipeline.editions.identity import identity_json
 from pipeline.embedding.encoder import encoder_for
 from pipeline.export import render
 from pipeline.export.units import article_records, units_of
-from pipeline.project import decisions
-from pipeline.project.decisions import Review, apply_edits
-from pipeline.project.store import DocumentOutput, jsonl
+from pipeline.project.decisions import apply_edits
+from pipeline.project.store import jsonl
 from pipeline.read.ingest import ingest, source_for
 from pipeline.records import (
     Article,
@@ -39,6 +38,7 @@ from pipeline.records import (
     Source,
 )
 from pipeline.repair import RULES, RepairConfig, repair
+from pipeline.run.context import DocumentContext
 from pipeline.split.languages import label_blocks, language_shares, sections_of
 from pipeline.split.sentences import segment_text, split_sentences
 from pipeline.split.structure import decree_number, structure_json, structure_of
@@ -61,69 +61,65 @@ __all__ = [
 ]
 
 
-def run_ingest(
-    source: Source, settings: Settings, out: DocumentOutput,
-    read: Callable[[Source, Settings], IngestedDocument] = ingest,
-) -> IngestedDocument:
+def run_ingest(ctx: DocumentContext,
+               read: Callable[[Source, Settings], IngestedDocument] = ingest,
+               ) -> IngestedDocument:
     """Read all pages with ``read`` (the flow passes one cached by content); writes
     ``pages.jsonl``. A document's identity is its file, whatever its content: what the
     cache gives back for the same content under another name takes this file's."""
-    document = replace(read(source, settings), source=source)
-    out.write("cleaned", "pages.jsonl", jsonl(page.to_json() for page in document.pages))
+    document = replace(read(ctx.source, ctx.settings), source=ctx.source)
+    ctx.out.write("cleaned", "pages.jsonl", jsonl(page.to_json() for page in document.pages))
     return document
 
 
-def run_cut(document: IngestedDocument, out: DocumentOutput) -> Cut:
+def run_cut(document: IngestedDocument, ctx: DocumentContext) -> Cut:
     """Decide whether the document is a gazette edition and cut it into its acts
     (:mod:`pipeline.editions.cut`); for an edition, writes ``acts.jsonl`` (each act's
     document id, kind, heading, issuing bodies, pages, span and treaty)."""
     cut = cut_edition(document)
     if cut.acts:
-        out.write("cleaned", "acts.jsonl", jsonl(act.provenance for act in cut.acts))
+        ctx.out.write("cleaned", "acts.jsonl", jsonl(act.provenance for act in cut.acts))
     return cut
 
 
-def run_repair(document: IngestedDocument, out: DocumentOutput, review: Review | None = None,
-               ) -> CleanedDocument:
+def run_repair(document: IngestedDocument, ctx: DocumentContext) -> CleanedDocument:
     """Repair all pages with the rules the settings leave on (``repair_disabled``), then
-    make the ``review``'s word edits; writes ``text.txt`` and the audit log
+    make the review's word edits; writes ``text.txt`` and the audit log
     ``repairs.jsonl``."""
-    cleaned = repair(document, repair_config(out.settings))
-    if review:
-        cleaned = apply_edits(cleaned, review)
-    out.write("cleaned", "text.txt", cleaned.text + "\n" if cleaned.text else "")
-    out.write("cleaned", "repairs.jsonl", jsonl(step.to_json() for step in cleaned.steps))
+    cleaned = repair(document, repair_config(ctx.settings))
+    if ctx.review:
+        cleaned = apply_edits(cleaned, ctx.review)
+    ctx.out.write("cleaned", "text.txt", cleaned.text + "\n" if cleaned.text else "")
+    ctx.out.write("cleaned", "repairs.jsonl", jsonl(step.to_json() for step in cleaned.steps))
     return cleaned
 
 
-def run_split(cleaned: CleanedDocument, settings: Settings, out: DocumentOutput) -> list[Section]:
+def run_split(cleaned: CleanedDocument, ctx: DocumentContext) -> list[Section]:
     """Label blocks with languages and group them into sections; writes ``blocks.jsonl``."""
-    blocks = label_blocks(cleaned, settings)
+    blocks = label_blocks(cleaned, ctx.settings)
     sections = sections_of(blocks)
-    out.write("cleaned", "blocks.jsonl", jsonl(block.to_json() for block in blocks))
+    ctx.out.write("cleaned", "blocks.jsonl", jsonl(block.to_json() for block in blocks))
     return sections
 
 
-def run_structure(
-    sections: list[Section], cleaned: CleanedDocument, out: DocumentOutput
-) -> dict[str, list[Article]]:
+def run_structure(sections: list[Section], cleaned: CleanedDocument, ctx: DocumentContext
+                  ) -> dict[str, list[Article]]:
     """Cut each language into articles, units and sentences; writes ``structure.json``."""
     articles = structure_of(sections, cleaned.text)
-    out.write("cleaned", "structure.json", json.dumps(
+    ctx.out.write("cleaned", "structure.json", json.dumps(
         structure_json(sections, articles), ensure_ascii=False, indent=1) + "\n")
     return articles
 
 
-def run_align(
-    articles: dict[str, list[Article]], settings: Settings, out: DocumentOutput,
-    review: Review | None = None,
-) -> dict[str, list[SentencePair]]:
+def run_align(articles: dict[str, list[Article]], ctx: DocumentContext
+              ) -> dict[str, list[SentencePair]]:
     """Pair articles, then their sentences, with the pivot language's, keeping what the
-    ``review`` fixed.
+    review fixed.
 
     Writes ``aligned/<doc>/articles.jsonl`` and ``sentences.jsonl``, and with a review
     ``review.json`` (its decisions, and those that no longer apply, with why).
     """
+    settings, out, review = ctx.settings, ctx.out, ctx.review
     pairs = pair_articles(articles, settings.pivot_language)
     out.write("aligned", "articles.jsonl", jsonl(article_records(out.doc_id, pairs)))
     encoder = encoder_for(settings)
@@ -152,29 +148,26 @@ def align_params(settings: Settings) -> AlignParams:
     return AlignParams(**knobs)
 
 
-def run_export(
-    sentences: dict[str, list[SentencePair]], articles: dict[str, list[Article]],
-    cleaned: CleanedDocument, settings: Settings, out: DocumentOutput,
-) -> dict[str, int]:
+def run_export(sentences: dict[str, list[SentencePair]], articles: dict[str, list[Article]],
+               cleaned: CleanedDocument, ctx: DocumentContext) -> dict[str, int]:
     """Join the pairs into units and write every export format; returns pairs per language."""
-    units = units_of(out.doc_id, sentences, articles, cleaned, settings.pivot_language,
+    settings = ctx.settings
+    units = units_of(ctx.doc_id, sentences, articles, cleaned, settings.pivot_language,
                      decree=decree_number(cleaned.text))
-    rendered = render(units, out.doc_id, settings.export_formats,
-                      settings.regional_tags)
+    rendered = render(units, ctx.doc_id, settings.export_formats, settings.regional_tags)
     for name, text in rendered.files.items():
-        out.write("aligned", name, text)
+        ctx.out.write("aligned", name, text)
     return {language: sum(p.matched for p in pairs)
             for language, pairs in sentences.items()}
 
 
-def finish(
-    source: Source, cleaned: CleanedDocument, sections: list[Section],
-    sentences: dict[str, list[SentencePair]], counts: dict[str, int], out: DocumentOutput,
-    review: Review, act: ActDocument | None = None,
-) -> DocumentSummary:
-    """Publish the document's outputs with its manifest (the digest of the ``review``
+def finish(cleaned: CleanedDocument, sections: list[Section],
+           sentences: dict[str, list[SentencePair]], counts: dict[str, int],
+           ctx: DocumentContext) -> DocumentSummary:
+    """Publish the document's outputs with its manifest (the digest of the review
     decisions applied; an act's says where in its edition it is) and return its
     summary."""
+    source, act = ctx.source, ctx.act
     summary = DocumentSummary(
         doc_id=source.doc_id,
         relpath=source.relpath,
@@ -189,14 +182,14 @@ def finish(
                  for language, pairs in sentences.items()},
     )
     # what pairs it with a translation in another document, found once, here
-    _publish(source, summary, out, review.digest, {"identity": identity_json(cleaned.text),
-                                    "decree": decree_number(cleaned.text),
-                                    "language_shares": language_shares(sections),
-                                    **({} if act is None else {"act": act.provenance})})
+    _publish(ctx, summary, {"identity": identity_json(cleaned.text),
+                            "decree": decree_number(cleaned.text),
+                            "language_shares": language_shares(sections),
+                            **({} if act is None else {"act": act.provenance})})
     return summary
 
 
-def finish_edition(document: IngestedDocument, cut: Cut, out: DocumentOutput
+def finish_edition(document: IngestedDocument, cut: Cut, ctx: DocumentContext
                    ) -> DocumentSummary:
     """Publish an edition (its pages and acts; its acts are documents of their own)
     and return its summary. Outputs of acts a former version of the edition had and
@@ -207,26 +200,26 @@ def finish_edition(document: IngestedDocument, cut: Cut, out: DocumentOutput
         pages=len(document.pages),
         methods=dict(Counter(page.method for page in document.pages)), acts=len(cut.acts))
     ids = [act.doc_id for act in cut.acts]
-    _publish(source, summary, out, decisions.digest(out.settings, source.doc_id), {"acts": ids},
-             aligned=False)
-    for folder in (out.settings.cleaned, out.settings.aligned):
+    _publish(ctx, summary, {"acts": ids}, aligned=False)
+    for folder in (ctx.settings.cleaned, ctx.settings.aligned):
         for old in folder.glob(f"{source.doc_id}--*"):
             if old.name not in ids:
                 shutil.rmtree(old, ignore_errors=True)
     return summary
 
 
-def _publish(source: Source, summary: DocumentSummary, out: DocumentOutput,
-             review: str | None, extra: dict[str, Any], aligned: bool = True) -> None:
-    out.publish({
+def _publish(ctx: DocumentContext, summary: DocumentSummary, extra: dict[str, Any],
+             aligned: bool = True) -> None:
+    source = ctx.source
+    ctx.out.publish({
         "doc_id": source.doc_id,
         "source": source.relpath,
         "parts": [part.relpath for part in source.parts],
         "sha256": source.sha256,
         "pipeline_version": PIPELINE_VERSION,
-        "build": out.settings.output_key(),
+        "build": ctx.settings.output_key(),
         "summary": summary.to_json(),
-        "review": review,
+        "review": ctx.review.digest,
         **extra,
     }, aligned)
 

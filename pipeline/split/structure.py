@@ -259,16 +259,7 @@ def articles_of(section: Section, text: str) -> list[Article]:
     headings = find_headings(body)
     final = _FINAL.search(body, headings[-1].end if headings else 0)
     body_end = final.start() if final else len(body)
-    articles = []
-    first = headings[0].start if headings else body_end
-    annex = [m for m in ANNEX_LINE.finditer(body, 0, first) if body[:m.start()].strip()]
-    act = annex and heading_kind(body.lstrip().split("\n", 1)[0])
-    opening = annex[0].start() if act else 0
-    if opening:
-        articles.append(_article(section.language, "", ACT, "", text, start, start + opening))
-    if body[opening:first].strip():
-        articles.append(_article(section.language, "", PREAMBLE, "", text, start + opening,
-                                 start + first))
+    articles = _front(section, text, headings[0].start if headings else body_end)
     nested = [h for h in _candidates(body) if h.quoted and h.capitalised]
     for index, heading in enumerate(headings):
         stop = headings[index + 1].start if index + 1 < len(headings) else body_end
@@ -284,6 +275,23 @@ def articles_of(section: Section, text: str) -> list[Article]:
     if final:
         articles.append(_article(section.language, "", FINAL, "", text, start + body_end, end))
     return articles
+
+
+def _front(section: Section, text: str, first: int) -> list[Article]:
+    """What comes before the first article heading (``first``, an offset into the
+    section): the act's own text if the section prints a treaty as an act's annex (see
+    :func:`articles_of`), then the preamble."""
+    start, body = section.start, text[section.start:section.end]
+    annex = [m for m in ANNEX_LINE.finditer(body, 0, first) if body[:m.start()].strip()]
+    act = annex and heading_kind(body.lstrip().split("\n", 1)[0])
+    opening = annex[0].start() if act else 0
+    front = []
+    if opening:
+        front.append(_article(section.language, "", ACT, "", text, start, start + opening))
+    if body[opening:first].strip():
+        front.append(_article(section.language, "", PREAMBLE, "", text, start + opening,
+                              start + first))
+    return front
 
 
 def _article(language: str, number: str, key: str, heading: str, text: str, start: int,
