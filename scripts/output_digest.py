@@ -1,9 +1,10 @@
 """Digest a project's outputs, to show that a change of code left them as they were.
 
 Every file under ``cleaned/`` and ``aligned/`` gets a SHA-256, printed one per line
-(path, digest). The build key (``"build"`` in the JSON files) names the code that made
-an output, so any change of code changes it: it is left out of the digest, and nothing
-else is. Run a project before and after a change and compare::
+(path, digest). Two things are left out of the digest, and nothing else: the build key
+(``"build"`` in the JSON files), which names the code that made an output, so any change
+of code changes it; and the creation date of TMX headers, the time of the run (unless
+``SOURCE_DATE_EPOCH`` fixes it). Run a project before and after a change and compare::
 
     gazette run --root /tmp/before && python scripts/output_digest.py /tmp/before > a
     gazette run --root /tmp/after && python scripts/output_digest.py /tmp/after > b
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +34,22 @@ def without_build_keys(value: Any) -> Any:
     return value
 
 
+def without_creation_date(tmx: bytes) -> bytes:
+    """A TMX file without its header's creation date.
+
+    >>> without_creation_date(b'<header srclang="en" creationdate="20261202T062926Z" />')
+    b'<header srclang="en" creationdate="" />'
+    """
+    return re.sub(rb'creationdate="[^"]*"', b'creationdate=""', tmx, count=1)
+
+
 def file_digest(path: Path) -> str:
-    """The SHA-256 of a file's bytes, or of its JSON without build keys."""
+    """The SHA-256 of a file's bytes, without build keys and TMX creation dates."""
     data = path.read_bytes()
     if path.suffix == ".json":
         data = json.dumps(without_build_keys(json.loads(data)), sort_keys=True).encode()
+    elif path.suffix == ".tmx":
+        data = without_creation_date(data)
     return hashlib.sha256(data).hexdigest()
 
 

@@ -50,6 +50,11 @@ def test_decode_text_encodings(encoding: str, expected: str):
     assert decode_text(text.encode(encoding)) == (text, expected)
 
 
+def test_bytes_windows_1252_cannot_read_fall_back_to_latin_1_and_lose_nothing():
+    data = "Convenção nº 5 \x8d".encode("latin-1")  # 0x8D: no character in cp1252
+    assert decode_text(data) == ("Convenção nº 5 \x8d", "latin-1")
+
+
 def test_text_dump_pages_split_on_form_feed(tmp_path: Path, settings: Settings):
     path = tmp_path / "dump.txt"
     path.write_text("page one\fpage two", encoding="utf-8")

@@ -10,7 +10,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from pipeline.config import Settings
-from pipeline.review.app import MAX_BODY, MAX_WORD, review_app
+from pipeline.errors import InputError
+from pipeline.project.decisions import sentence_key
+from pipeline.review.app import MAX_BODY, MAX_WORD, decision_for, review_app
+from pipeline.review.page import Document, Row
 
 TOKEN = "s3cret-token"
 DECISION = {"row": 0, "language": "pt", "action": "confirm"}
@@ -58,3 +61,41 @@ def test_hostile_decisions_are_refused_with_a_reason(client: TestClient, tmp_pat
     # a well-formed decision about a document the catalog lacks: 404, nothing recorded
     assert post(client, body)[0] == 404
     assert not (tmp_path / "reviews").exists()
+
+
+#: A page of one article: two English sentences, two Portuguese, a row of each pair,
+#: and a row with an English sentence alone.
+TEXT = "One came. Two came. Um veio. Dois vieram."
+PAGE = Document(doc_id="d", source="d.txt", text=TEXT, pivot="en", languages=("en", "pt"),
+                headings={}, sentences={("en", "1"): [(0, 9), (10, 19)],
+                                        ("pt", "1"): [(20, 28), (29, 41)]},
+                rows=[Row("1", {"en": (0,), "pt": (0,)}, {"pt": 0.9}, False),
+                      Row("1", {"en": (1,), "pt": (1,)}, {"pt": 0.9}, False),
+                      Row("1", {"en": (1,)}, {}, True)],
+                marks=[], problems=[])
+
+
+@pytest.mark.parametrize(("request_", "reason"), [
+    ({"row": 3, "language": "pt", "action": "confirm"}, "no row 3 on this page"),
+    ({"row": 0, "language": "sv", "action": "confirm"}, "no 'sv' text on this page"),
+    ({"row": 2, "language": "pt", "action": "confirm"}, "row 2 pairs no en sentence with pt"),
+    ({"row": 0, "language": "pt", "action": "join", "side": "middle", "direction": "next"},
+     "a join needs a side"),
+    ({"row": 1, "language": "pt", "action": "join", "side": "pivot", "direction": "next"},
+     "no next sentence to join on that side"),
+    ({"row": 0, "language": "pt", "action": "join", "side": "other",
+      "direction": "previous"}, "no previous sentence to join on that side"),
+    ({"row": 0, "language": "pt", "action": "split"}, "a split needs two sentences or more"),
+    ({"row": 0, "language": "pt", "action": "merge"}, "unknown action 'merge'"),
+])
+def test_an_action_that_does_not_fit_its_row_is_refused_with_why(request_, reason):
+    with pytest.raises(InputError, match=reason):
+        decision_for(PAGE, request_)
+
+
+def test_an_action_that_fits_stands_for_beads_of_the_row_s_sentences():
+    joined = decision_for(PAGE, {"row": 0, "language": "pt", "action": "join",
+                                 "side": "pivot", "direction": "next"})
+    assert joined == {"action": "join", "article": "1", "language": "pt",
+                      "beads": [{"pivot": [sentence_key("One came."), sentence_key("Two came.")],
+                                 "other": [sentence_key("Um veio.")]}]}
