@@ -3,10 +3,11 @@
 Each script in :data:`SCRIPTS` runs as its own process (``--shared`` passed on), one
 after another so that their timings do not disturb each other. The record —
 ``bench/results.json``, next to BENCHMARKS.md — holds per script the command, its exit
-status, wall time, the machine's load average before and after, and the tables it
-printed; and for the run the commit (and whether the tree had changes), the Python and
-package versions, Tesseract's version and the CPU count. BENCHMARKS.md quotes figures
-from these outputs. Usage::
+status, wall time, the machine's load average before and after, the tables it printed,
+and where it ran: the commit (and whether the tree had changes), the Python and package
+versions, Tesseract's version and the CPU count. A run of some scripts (``--only``)
+replaces their entries and keeps the others', each with the commit it ran at.
+BENCHMARKS.md quotes figures from these outputs. Usage::
 
     .venv/bin/python bench/run_all.py --shared ../shared [--only ocr_bench repair_seeds]
 """
@@ -69,14 +70,27 @@ def run(script: str, shared: Path) -> dict[str, object]:
             "output": done.stdout, "errors": done.stderr[-2000:] if done.returncode else ""}
 
 
+def _earlier(path: Path) -> list[dict[str, object]]:
+    """The entries of an earlier record (those of a record without per-entry
+    environments are dropped: they cannot say where they ran)."""
+    if not path.is_file():
+        return []
+    entries = json.loads(path.read_text(encoding="utf-8")).get("results", [])
+    return [entry for entry in entries if "environment" in entry]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
     parser.add_argument("--only", nargs="*", choices=SCRIPTS, help="run only these")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
     args = parser.parse_args()
-    results = [run(script, args.shared.resolve()) for script in args.only or SCRIPTS]
-    record = {"environment": environment(), "results": results}
+    where = environment()
+    results = [{**run(script, args.shared.resolve()), "environment": where}
+               for script in args.only or SCRIPTS]
+    kept = {entry["script"]: entry for entry in _earlier(args.out)}
+    kept.update((entry["script"], entry) for entry in results)
+    record = {"results": [kept[script] for script in SCRIPTS if script in kept]}
     args.out.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n",
                         encoding="utf-8")
     print(f"wrote {args.out}", file=sys.stderr)
