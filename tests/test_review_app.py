@@ -48,7 +48,9 @@ def test_a_reviewer_s_decisions_are_kept_and_applied_by_the_next_run(
         assert server.stdout is not None
         url = re.search(r"http://\S+", server.stdout.readline()).group()
         base, token = url.split("/doc/")[0], url.split("token=")[1]
-        wait_for(lambda: status_of(url) == 200, 60, "the review server")
+        # the list of documents answers at once; a document's page embeds its sentences
+        # for the similarity maps first (the model loaded on the first page asked)
+        wait_for(lambda: status_of(f"{base}/?token={token}") == 200, 300, "the review server")
         # no token, a wrong one, a document the catalog does not have: refused
         assert status_of(f"{base}/doc/{DOC}") == 403
         assert status_of(f"{base}/doc/{DOC}?token=x{token}") == 403
@@ -59,7 +61,7 @@ def test_a_reviewer_s_decisions_are_kept_and_applied_by_the_next_run(
             browser = chromium(playwright)
             try:
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                page.goto(url)
+                page.goto(url, timeout=600_000)  # a deadline for a loaded machine
                 status = page.locator("#status")
 
                 def press(key: str, expect: str) -> None:
