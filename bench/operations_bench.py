@@ -6,7 +6,10 @@ A project of two sample decrees (the text-layer PDF and text dump 004) is proces
 once; then each command runs ``--repeat`` times in each set-up and the median wall time
 is printed (before each changed-decree run, a line is added to text dump 004). A run
 with nothing new starts no flow, so no server either way. The re-run through the
-server includes the flow-run process that `gazette serve` starts for it. Usage::
+server includes the flow-run process that `gazette serve` starts for it. Last, the
+project is served with a tick every 2 s over its unchanged inbox: the ticks seen in the
+catalog over 20 s and serve's CPU seconds per tick (its polling of the server for runs
+included). Usage::
 
     .venv/bin/python bench/operations_bench.py [--repeat 3]
 """
@@ -66,12 +69,12 @@ def timings(repeat: int, root: Path) -> dict[str, float]:
             "rerun of one decree": median_of(repeat, "rerun", DOC, cwd=root)}
 
 
-def serving(root: Path) -> subprocess.Popen[bytes]:
+def serving(root: Path, interval: int = 86400) -> subprocess.Popen[bytes]:
     """`gazette serve` of ``root``, once its note says where its server listens."""
     from flows.server import free_port, resident_api
 
     process = subprocess.Popen(
-        [str(GAZETTE), "serve", "--port", str(free_port()), "--interval", "86400"],
+        [str(GAZETTE), "serve", "--port", str(free_port()), "--interval", str(interval)],
         cwd=root, env=clean_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 180
     while resident_api(root / ".gazette") is None:
@@ -79,6 +82,41 @@ def serving(root: Path) -> subprocess.Popen[bytes]:
             raise SystemExit("gazette serve did not come up")
         time.sleep(0.5)
     return process
+
+
+def idle_ticks(root: Path, seconds: float = 20.0) -> tuple[int, float]:
+    """Serve ``root`` (nothing new in it) ticking every 2 s: the idle ticks seen in
+    ``seconds`` and serve's CPU seconds per tick, from its first idle tick on."""
+    from pipeline.config import Settings
+    from pipeline.project.catalog import Catalog
+
+    catalog = Catalog(Settings.for_root(root))
+
+    def last_tick() -> str:
+        return str(catalog.runs(limit=1)[0][2])
+
+    before = last_tick()
+    server = serving(root, interval=2)
+    try:
+        while last_tick() == before:
+            time.sleep(0.2)
+        cpu, seen, ticks = _cpu_seconds(server.pid), last_tick(), 0
+        ends = time.monotonic() + seconds
+        while time.monotonic() < ends:
+            time.sleep(0.2)
+            if (now := last_tick()) != seen:
+                seen, ticks = now, ticks + 1
+        cpu = _cpu_seconds(server.pid) - cpu
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=120)
+    return ticks, cpu / max(ticks, 1)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process so far (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> int:
@@ -99,6 +137,7 @@ def main() -> int:
         finally:
             server.send_signal(signal.SIGINT)
             server.wait(timeout=120)
+        ticks, per_tick = idle_ticks(root)
     print(f"median wall seconds of {args.repeat} ({os.cpu_count()} CPUs, load "
           f"{os.getloadavg()[0]:.2f})")
     print("| command | temporary server (no `gazette serve`) | `gazette serve` running | "
@@ -106,6 +145,8 @@ def main() -> int:
     for name in embedded:
         print(f"| {name} | {embedded[name]:.1f} | {resident[name]:.1f} | "
               f"{embedded[name] / resident[name]:.1f}× |")
+    print(f"\nidle ticks every 2 s: {ticks} in 20 s, {per_tick:.3f} CPU seconds of "
+          "`gazette serve` per tick (its polling included)")
     return 0
 
 

@@ -53,7 +53,6 @@ from pipeline.records import CorpusExport, DocumentSummary
 from pipeline.run.plan import unchanged_run
 
 __all__ = [
-    "DEFAULT_CRON",
     "ORPHAN_SECONDS",
     "cancel_orphans",
     "cancel_unfinished",
@@ -64,11 +63,8 @@ __all__ = [
     "pause",
     "rerun_flow",
     "scheduled_ingestion",
+    "start_ingestion",
 ]
-
-#: The ingestion schedule unless told otherwise: at the top of every hour.
-DEFAULT_CRON = "0 * * * *"
-
 
 @flow(name="scheduled-ingestion", persist_result=False)
 def scheduled_ingestion(root: Path, dask: str | None = None) -> list[DocumentSummary]:
@@ -137,17 +133,16 @@ def _folder_tag(root: Path) -> str:
     return f"{name}-{hashlib.sha256(str(root).encode()).hexdigest()[:8]}"
 
 
-def deployments(root: Path, cron: str | None = None, interval: float | None = None,
-                dask: str | None = None, pool: bool = False) -> list[RunnerDeployment]:
+def deployments(root: Path, schedule: str, dask: str | None = None, pool: bool = False
+                ) -> list[RunnerDeployment]:
     """The three deployments for the project folder ``root``.
 
-    Ingestion runs on ``interval`` seconds if given, else on ``cron`` (default hourly),
-    its documents on the Dask scheduler at ``dask`` if given. With ``pool``, they are
-    made for workers of a work pool (see :func:`deploy_to_pool`) rather than for
-    `prefect.serve`.
+    Ingestion has no Prefect schedule: `gazette serve` keeps it (``schedule`` says when,
+    for the deployment's description) and starts a run only when the inbox has work
+    (:func:`start_ingestion`). Its documents go to the Dask scheduler at ``dask`` if
+    given. With ``pool``, the deployments are made for workers of a work pool (see
+    :func:`deploy_to_pool`) rather than for `prefect.serve`.
     """
-    schedule: dict[str, Any] = ({"interval": interval} if interval
-                                else {"cron": cron or DEFAULT_CRON})
     root_parameter = {"root": str(root)}
     common: dict[str, Any] = {}
     if pool:
@@ -164,9 +159,11 @@ def deployments(root: Path, cron: str | None = None, interval: float | None = No
         limit=1, collision_strategy=ConcurrencyLimitStrategy.CANCEL_NEW)
     name = {kind: full.split("/", 1)[1] for kind, full in deployment_names(root).items()}
     made = [
-        scheduled_ingestion.to_deployment(name["ingest"], concurrency_limit=one_at_a_time,
-                                          parameters={**root_parameter, "dask": dask},
-                                          **schedule, **common),
+        scheduled_ingestion.to_deployment(
+            name["ingest"], concurrency_limit=one_at_a_time,
+            parameters={**root_parameter, "dask": dask}, description=(
+                f"Started by `gazette serve` {schedule} when {root / 'raw'} has new, "
+                "changed or failed documents."), **common),
         rerun_flow.to_deployment(name["rerun"], parameters=root_parameter, **common),
         export_flow.to_deployment(name["export"], parameters=root_parameter, **common),
     ]
@@ -190,6 +187,21 @@ def deploy_to_pool(made: list[RunnerDeployment], pool: str) -> list[UUID]:
                  ignore_warnings=True)
     assert isinstance(ids, list)  # called from sync code
     return ids
+
+
+def start_ingestion(root: Path) -> str | None:
+    """Start a flow run of ``root``'s ingestion deployment and return its name; None if
+    one is scheduled, pending or running already (it will see the same inbox)."""
+    with get_client(sync_client=True) as client:
+        deployment = client.read_deployment_by_name(deployment_names(root)["ingest"])
+        busy = client.read_flow_runs(limit=1, flow_run_filter=FlowRunFilter(
+            deployment_id=FlowRunFilterDeploymentId(any_=[deployment.id]),
+            state=FlowRunFilterState(type=FlowRunFilterStateType(any_=[
+                StateType.SCHEDULED, StateType.PENDING, StateType.RUNNING,
+                StateType.CANCELLING]))))
+        if busy:
+            return None
+        return client.create_flow_run_from_deployment(deployment.id).name
 
 
 def pause(deployment_ids: list[UUID]) -> None:

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from uuid import UUID
 
+from flows.schedule import Schedule
 from flows.server import LocalServer, announce, withdraw
 from pipeline.config import Settings
+from pipeline.run.plan import unchanged_run
 
 __all__ = ["CHORE_SECONDS", "POLL_SECONDS", "serve_project"]
 
@@ -40,11 +44,13 @@ def serve_project(root: Path, settings: Settings, say: Say, *, cron: str | None,
     note withdrawn; a server it started stopped. Raises :class:`GazetteError` if the
     server does not start.
     """
+    schedule = Schedule(cron, interval)
     # Ctrl-C (SIGINT) stops serving however the command was started: a shell script that
     # starts it in the background hands it SIGINT ignored, and Python would keep that.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     server = None
     in_pool: list[UUID] = []
+    stop = threading.Event()
     try:  # Ctrl-C may come at any moment, the server's start-up included
         if not os.environ.get("PREFECT_API_URL"):
             server = LocalServer(port, settings.state / "prefect-server.log")
@@ -55,18 +61,23 @@ def serve_project(root: Path, settings: Settings, say: Say, *, cron: str | None,
         with _interrupts_deferred():  # Prefect's import would turn Ctrl-C into another error
             from prefect import serve as prefect_serve
 
-            from flows.deployments import DEFAULT_CRON, deploy_to_pool, deployments
+            from flows.deployments import deploy_to_pool, deployments
         api = os.environ["PREFECT_API_URL"]
-        made = deployments(root, cron, interval, dask, pool=pool is not None)
+        made = deployments(root, schedule.describe(), dask, pool=pool is not None)
         if pool is not None:
             in_pool = deploy_to_pool(made, pool)
+        else:
+            for deployment in made:  # before the first tick starts a run of one
+                deployment.apply()
         announce(settings.state, api)
-        when = f"every {interval:g} s" if interval else f"on cron '{cron or DEFAULT_CRON}'"
         where = (f"by the workers of work pool '{pool}' (`gazette worker --pool {pool}`)"
                  if pool is not None else "here")
-        say(f"gazette serve: Prefect API {api} (UI {api.removesuffix('/api')}); new "
-            f"documents in {settings.raw} are processed {when}, {where}; `gazette run`, "
-            "`rerun` and `export` in this folder use this server. Ctrl-C stops.")
+        say(f"gazette serve: Prefect API {api} (UI {api.removesuffix('/api')}); the inbox "
+            f"{settings.raw} is looked at {schedule.describe()}, and new documents "
+            f"processed {where}; `gazette run`, `rerun` and `export` in this folder use "
+            "this server. Ctrl-C stops.")
+        threading.Thread(target=_tick, args=(root, schedule, stop, say), daemon=True,
+                         name="gazette-schedule").start()
         if pool is None:
             prefect_serve(*made, print_starting_message=True, query_seconds=POLL_SECONDS)
         else:
@@ -74,11 +85,35 @@ def serve_project(root: Path, settings: Settings, say: Say, *, cron: str | None,
     except KeyboardInterrupt:
         pass
     finally:
+        stop.set()
         _stop_serving(root, in_pool, say)
         withdraw(settings.state)
         if server is not None:
             server.stop()
     say("gazette serve: stopped")
+
+
+def _tick(root: Path, schedule: Schedule, stop: threading.Event, say: Say) -> None:
+    """Look at the inbox at each tick of ``schedule`` until ``stop``, and start an
+    ingestion flow run only when a document is new, changed or failed. An idle tick
+    costs no process and no flow run: it is folded into the catalog's last idle run
+    (:func:`pipeline.run.plan.unchanged_run`). A server that cannot be asked is asked
+    again after :data:`POLL_SECONDS`."""
+    from flows.deployments import start_ingestion
+
+    due = schedule.first(datetime.now(UTC))
+    while not stop.wait(max(0.0, (due - datetime.now(UTC)).total_seconds())):
+        try:
+            if unchanged_run(Settings.for_root(root), trigger="schedule") is None:
+                started = start_ingestion(root)
+                if started is not None:
+                    say(f"gazette serve: new or changed documents: flow run {started} started")
+        except Exception as exc:  # the server or the catalog busy: try again soon
+            say(f"gazette serve: could not look at the inbox or start a run ({exc}); "
+                f"trying again in {POLL_SECONDS:g} s")
+            due = datetime.now(UTC) + timedelta(seconds=POLL_SECONDS)
+            continue
+        due = schedule.next_after(max(due, datetime.now(UTC)))
 
 
 def _stop_serving(root: Path, in_pool: list[UUID], say: Say) -> None:

@@ -45,9 +45,11 @@ def serve(
 ) -> None:
     """Serve the deployments: scheduled ingestion, re-run of one decree, export.
 
-    Uses the Prefect server of PREFECT_API_URL if set; otherwise starts a local one on
+    At each tick of --interval or --cron (UTC) the inbox is looked at here, and an
+    ingestion flow run started only if a document is new, changed or failed. Uses the
+    Prefect server of PREFECT_API_URL if set; otherwise starts a local one on
     127.0.0.1 (its database under .gazette/prefect). Ctrl-C stops both (and pauses the
-    ingestion schedule). While it runs, .gazette/server.json tells the project's other
+    deployments). While it runs, .gazette/server.json tells the project's other
     commands, and `gazette worker`, to use that server. Exits 3 if a `gazette serve` of
     the same folder is running already.
     """
