@@ -15,12 +15,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from flows.schedule import Schedule
 from flows.server import LocalServer, announce, withdraw
 from pipeline.config import Settings
 from pipeline.run.plan import unchanged_run
+
+if TYPE_CHECKING:
+    from prefect.deployments.runner import RunnerDeployment
 
 __all__ = ["CHORE_SECONDS", "POLL_SECONDS", "serve_project"]
 
@@ -39,10 +43,11 @@ def serve_project(root: Path, settings: Settings, say: Say, *, cron: str | None,
     """Serve the deployments of the project in ``root`` until Ctrl-C or SIGTERM.
 
     Uses the Prefect server of PREFECT_API_URL if set, else starts one on ``port``. While
-    it serves, ``.gazette/server.json`` tells the project's other commands where. On the
-    way out: a pool's ingestion schedule paused, or the runs served here cancelled; the
-    note withdrawn; a server it started stopped. Raises :class:`GazetteError` if the
-    server does not start.
+    it serves, ``.gazette/server.json`` tells the project's other commands where, and the
+    inbox is looked at on ``schedule`` (:func:`_tick`). On the way out: the ticks
+    stopped; a pool's deployments paused, or the runs served here cancelled; the note
+    withdrawn; a server it started stopped. Raises :class:`GazetteError` if the server
+    does not start, or ``cron`` is no cron schedule.
     """
     schedule = Schedule(cron, interval)
     # Ctrl-C (SIGINT) stops serving however the command was started: a shell script that
@@ -61,21 +66,10 @@ def serve_project(root: Path, settings: Settings, say: Say, *, cron: str | None,
         with _interrupts_deferred():  # Prefect's import would turn Ctrl-C into another error
             from prefect import serve as prefect_serve
 
-            from flows.deployments import deploy_to_pool, deployments
-        api = os.environ["PREFECT_API_URL"]
+            from flows.deployments import deployments
         made = deployments(root, schedule.describe(), dask, pool=pool is not None)
-        if pool is not None:
-            in_pool = deploy_to_pool(made, pool)
-        else:
-            for deployment in made:  # before the first tick starts a run of one
-                deployment.apply()
-        announce(settings.state, api)
-        where = (f"by the workers of work pool '{pool}' (`gazette worker --pool {pool}`)"
-                 if pool is not None else "here")
-        say(f"gazette serve: Prefect API {api} (UI {api.removesuffix('/api')}); the inbox "
-            f"{settings.raw} is looked at {schedule.describe()}, and new documents "
-            f"processed {where}; `gazette run`, `rerun` and `export` in this folder use "
-            "this server. Ctrl-C stops.")
+        in_pool = _register(made, pool)
+        _announce(settings, schedule, pool, say)
         threading.Thread(target=_tick, args=(root, schedule, stop, say), daemon=True,
                          name="gazette-schedule").start()
         if pool is None:
@@ -91,6 +85,31 @@ def serve_project(root: Path, settings: Settings, say: Say, *, cron: str | None,
         if server is not None:
             server.stop()
     say("gazette serve: stopped")
+
+
+def _register(made: list[RunnerDeployment], pool: str | None) -> list[UUID]:
+    """Hand the deployments to the workers of ``pool`` (their ids, to pause on the way
+    out), or register them to be served here, before the first tick starts a run."""
+    from flows.deployments import deploy_to_pool
+
+    if pool is not None:
+        return deploy_to_pool(made, pool)
+    for deployment in made:
+        deployment.apply()
+    return []
+
+
+def _announce(settings: Settings, schedule: Schedule, pool: str | None, say: Say) -> None:
+    """Leave the note that tells the project's other commands where the server is, and
+    say what is served, where and when."""
+    api = os.environ["PREFECT_API_URL"]
+    announce(settings.state, api)
+    where = (f"by the workers of work pool '{pool}' (`gazette worker --pool {pool}`)"
+             if pool is not None else "here")
+    say(f"gazette serve: Prefect API {api} (UI {api.removesuffix('/api')}); the inbox "
+        f"{settings.raw} is looked at {schedule.describe()}, and new documents "
+        f"processed {where}; `gazette run`, `rerun` and `export` in this folder use "
+        "this server. Ctrl-C stops.")
 
 
 def _tick(root: Path, schedule: Schedule, stop: threading.Event, say: Say) -> None:
