@@ -17,6 +17,7 @@ lexicon (:func:`conversion_quality`), not assumed.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pipeline.text.lexicon import DEVANAGARI_CLUSTER, known_share
 
@@ -217,6 +218,12 @@ def convert_legacy_runs(text: str) -> str:
     return "".join(pieces) + text[at:]
 
 
+#: Tokens judged below, remembered: a gazette edition's pages repeat their words, and the
+#: repair rules look at every page a few times (a fifth of its repair time was here).
+_TOKENS_REMEMBERED = 1 << 16
+
+
+@lru_cache(maxsize=_TOKENS_REMEMBERED)
 def _is_kruti_word(token: str) -> bool:
     """A token with small letters that has Kruti Dev's tell-tales or is no Latin word."""
     if not re.search("[a-z]", token):
@@ -226,6 +233,7 @@ def _is_kruti_word(token: str) -> bool:
         known_share(word, ("en", "pt", "sv"))[0] == 1.0 for word in words)
 
 
+@lru_cache(maxsize=_TOKENS_REMEMBERED)
 def _ends_run(token: str) -> bool:
     """Devanagari, a glyph id, or a Latin word of 4+ letters, not all capitals, known to
     en/pt/sv (capitals are the English half of a bilingual masthead: they stay in)."""
