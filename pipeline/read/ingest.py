@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 import pdfplumber
@@ -173,9 +174,12 @@ def _read_file(source: Source, settings: Settings) -> list[Page]:
     )
 
 
+@lru_cache(maxsize=4096)
 def _head(source: Source) -> str:
     """The start of a source's text, for its part mark: a text dump's first 4 KB, a
-    PDF's first page text layer (a scan has none: its parts are not stitched)."""
+    PDF's first page text layer (a scan has none: its parts are not stitched).
+    Remembered by source (path and content hash): `gazette serve` discovers the inbox
+    at every tick, and laying out a PDF's first page is most of what that costs."""
     try:
         if source.kind == "text":
             with source.path.open("rb") as handle:
