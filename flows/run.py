@@ -223,7 +223,8 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
         logger.info("settings other than the defaults: %s", ", ".join(
             f"{name} = {value!r}" for name, value in changed.items()))
     catalog = Catalog(settings)
-    sources = plan.select_sources(discover(settings), only)
+    pairs = plan.pairs_published(settings)
+    sources = plan.select_sources(discover(settings), only, pairs)
     run_id = catalog.start_run(trigger)
     logger.info("run %d (%s): %d document(s) in %s", run_id, trigger, len(sources),
                 settings.raw)
@@ -244,7 +245,9 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
                  for source in sources]
     catalog.finish_run(run_id, summaries)
     try:  # documents changed or went: pairs across documents may have too
-        _log_pairs(crossdoc.pair_across_documents(settings))
+        _log_pairs(crossdoc.pair_across_documents(
+            settings, run_id, realign=[name for name in only or () if name in pairs]
+            if force else ()))
     except Exception as exc:  # the documents' own outputs stand; say what failed
         logger.error("pairing documents across languages failed: %s", exc)
     create_markdown_artifact(run_report(summaries, changed), key="gazette-run",

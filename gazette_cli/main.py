@@ -137,7 +137,8 @@ def export(
 @app.command()
 def rerun(
     doc: Annotated[str, typer.Argument(
-        help="A document id (as `gazette status` lists it) or a path relative to raw/.")],
+        help="A document id (as `gazette status` lists it), a pair across documents "
+             "(english+other), or a path relative to raw/.")],
     root: RootOption = Path(),
     local: LocalOption = False,
 ) -> None:
@@ -206,8 +207,9 @@ def status(root: RootOption = Path()) -> None:
 @app.command()
 def review(
     doc: Annotated[str | None, typer.Argument(
-        help="A document id, as `gazette run` printed it (with --serve: the page to open; "
-             "without, all documents are listed).")] = None,
+        help="A document id, as `gazette run` printed it, or a pair across documents "
+             "(english+other) (with --serve: the page to open; without, all are listed).")
+    ] = None,
     root: RootOption = Path(),
     out: Annotated[Path | None, typer.Option(
         help="Where to write the page (default aligned/<doc>/review.html).")] = None,
@@ -222,11 +224,12 @@ def review(
 
     Articles as rows, languages as columns, each unit with its confidence; flagged
     units highlighted and filterable; repaired words show their OCR text on hover;
-    unreadable regions and page problems listed with their reasons. Served, each unit
-    can be confirmed, rejected, joined with a neighbouring sentence, split, or have a
-    word corrected, by keyboard (j/k go through the flagged units); the decisions go to
-    reviews/<doc>.jsonl. The server listens on 127.0.0.1 only and answers only URLs
-    with the token it prints.
+    unreadable regions and page problems listed with their reasons. A pair across
+    documents (english+other) is reviewed the same way. Served, each unit can be
+    confirmed, rejected, joined with a neighbouring sentence or row, split, or have a
+    word corrected, by button or key (j/k go through the flagged units); the decisions
+    go to reviews/<doc>.jsonl, are listed on the page and can be undone. The server
+    listens on 127.0.0.1 only and answers only URLs with the token it prints.
     """
     settings = Settings.for_root(root)
     if serve:

@@ -1,6 +1,7 @@
 """`gazette review --serve` in Chromium: a reviewer goes through the flagged units by
 keyboard, rejects one, joins two sentences and corrects a word; the next `gazette rerun`
-respects it all and the exports say so; the server refuses what it should."""
+respects it all and the exports say so; the server refuses what it should. (A pair
+across documents reviewed with the mouse: ``test_review_pairs.py``.)"""
 
 from __future__ import annotations
 
@@ -87,15 +88,24 @@ def test_a_reviewer_s_decisions_are_kept_and_applied_by_the_next_run(
                 while focused() != paired[1]:
                     page.keyboard.press("j")
                 press("b", "recorded: join")
-                # a word of that unit's Portuguese text corrected (two prompts)
+                # a word of that unit's Portuguese text corrected: e goes to the word
                 row = document.rows[paired[1]]
                 start, end = document.sentences[("pt", row.article)][row.ids["pt"][0]]
                 word = next(w for w in re.findall(r"\w{6,}", document.text[start:end]))
                 correction = word[:-1] + ("a" if word[-1] != "a" else "e")
-                answers = iter([word, correction])
-                page.on("dialog", lambda dialog: dialog.accept(next(answers)))
-                press("e", "recorded: edit")
-                assert page.locator("tr.decided").count() == 2
+                page.keyboard.press("e")
+                page.keyboard.type(word)
+                page.keyboard.press("Tab")
+                page.keyboard.type(correction)
+                page.keyboard.press("Enter")
+                page.wait_for_function(
+                    "() => document.getElementById('status').textContent.startsWith("
+                    "'recorded: edit')")
+                page.evaluate("document.activeElement.blur()")  # keys go to the page again
+                decided = {int(n) for n in page.locator("tr.decided").evaluate_all(
+                    "rows => rows.map(r => r.dataset.row)")}
+                assert {paired[0], paired[1]} <= decided
+                assert page.locator("#decisions li").count() == 3
                 # an action that does not fit is refused with the reason, not recorded
                 page.keyboard.press("k")
                 if not {"en", "pt"} <= set(document.rows[focused()].ids):

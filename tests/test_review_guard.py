@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from pipeline.config import Settings
 from pipeline.errors import InputError
 from pipeline.project.decisions import sentence_key
 from pipeline.review.app import MAX_BODY, MAX_WORD, decision_for, review_app
-from pipeline.review.page import Document, Row
+from pipeline.review.page import Document, Part, Row
 
 TOKEN = "s3cret-token"
 DECISION = {"row": 0, "language": "pt", "action": "confirm"}
@@ -86,7 +87,12 @@ PAGE = Document(doc_id="d", source="d.txt", text=TEXT, pivot="en", languages=("e
     ({"row": 0, "language": "pt", "action": "join", "side": "other",
       "direction": "previous"}, "no previous sentence to join on that side"),
     ({"row": 0, "language": "pt", "action": "split"}, "a split needs two sentences or more"),
-    ({"row": 0, "language": "pt", "action": "merge"}, "unknown action 'merge'"),
+    ({"row": 0, "language": "pt", "action": "fuse"}, "unknown action 'fuse'"),
+    ({"row": 0, "language": "pt", "action": "merge"}, "a merge needs a direction"),
+    ({"row": 0, "language": "pt", "action": "merge", "direction": "previous"},
+     "no previous row in the same article"),
+    ({"row": 2, "language": "pt", "action": "merge", "direction": "next"},
+     "no next row in the same article"),
 ])
 def test_an_action_that_does_not_fit_its_row_is_refused_with_why(request_, reason):
     with pytest.raises(InputError, match=reason):
@@ -99,3 +105,53 @@ def test_an_action_that_fits_stands_for_beads_of_the_row_s_sentences():
     assert joined == {"action": "join", "article": "1", "language": "pt",
                       "beads": [{"pivot": [sentence_key("One came."), sentence_key("Two came.")],
                                  "other": [sentence_key("Um veio.")]}]}
+
+
+#: A page whose second row is an English sentence left alone and whose third a
+#: Portuguese one: an orphan is paired from its own row with the row above or below.
+ORPHANS = Document(
+    doc_id="d", source="d.txt", text=TEXT, pivot="en", languages=("en", "pt"), headings={},
+    sentences=PAGE.sentences, marks=[], problems=[],
+    rows=[Row("1", {"en": (0,), "pt": (0,)}, {"pt": 0.9}, False),
+          Row("1", {"en": (1,)}, {}, True), Row("1", {"pt": (1,)}, {}, True)])
+
+
+def keys(*sentences: str) -> list[str]:
+    return [sentence_key(s) for s in sentences]
+
+
+def test_an_orphan_sentence_is_paired_from_its_own_row():
+    with pytest.raises(InputError, match="pair it with the row above or below"):
+        decision_for(ORPHANS, {"row": 1, "language": "pt", "action": "confirm"})
+    above = decision_for(ORPHANS, {"row": 1, "language": "pt", "action": "merge",
+                                   "direction": "previous"})
+    assert above["action"] == "join" and above["beads"] == [
+        {"pivot": keys("One came.", "Two came."), "other": keys("Um veio.")}]
+    below = decision_for(ORPHANS, {"row": 1, "language": "pt", "action": "merge",
+                                   "direction": "next"})
+    assert below["beads"] == [{"pivot": keys("Two came."), "other": keys("Dois vieram.")}]
+    # an English sentence between them (in a row of another language): no one unit
+    gap = replace(ORPHANS, rows=[Row("1", {"en": (0,), "pt": (0,)}, {"pt": 0.9}, False),
+                                 Row("1", {"en": (2,), "pt": (1,)}, {"pt": 0.9}, False)])
+    with pytest.raises(InputError, match="not next to each other"):
+        decision_for(gap, {"row": 0, "language": "pt", "action": "merge", "direction": "next"})
+
+
+#: A pair across documents: the English document's text, then the Portuguese one's.
+PAIR_TEXT = "One fiscai. Um fiscai."
+PAIR = Document(doc_id="en+pt", source="en.txt + pt.txt", text=PAIR_TEXT, pivot="en",
+                languages=("en", "pt"), headings={},
+                sentences={("en", "1"): [(0, 11)], ("pt", "1"): [(12, 22)]},
+                rows=[Row("1", {"en": (0,), "pt": (0,)}, {"pt": 0.9}, False)], marks=[],
+                problems=[], parts=(Part("en", 0, 11), Part("pt", 12, 22)))
+
+
+def test_a_word_corrected_on_a_pair_s_page_is_a_correction_of_its_own_document():
+    edit = decision_for(PAIR, {"row": 0, "language": "pt", "action": "edit",
+                               "word": "fiscai", "correction": "fiscal"})
+    # the text around it is the Portuguese document's alone
+    assert edit["document"] == "pt" and edit["edit"] == {
+        "before": "fiscai", "after": "fiscal", "left": "Um ", "right": "."}
+    english = decision_for(PAIR, {"row": 0, "language": "en", "action": "edit",
+                                  "word": "fiscai", "correction": "fiscal"})
+    assert english["document"] == "en" and english["edit"]["left"] == "One "

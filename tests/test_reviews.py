@@ -18,6 +18,7 @@ from pipeline.project.decisions import (
     apply_edits,
     digest,
     edit_context,
+    in_effect,
     record,
     resolve,
     review_file,
@@ -54,6 +55,33 @@ def test_decisions_are_checked_appended_and_the_later_one_wins(tmp_path: Path):
     assert review.fixed[("1", "pt")] == [((keys[0],), (keys[1], keys[2]))]  # join replaced it
     assert len(review.rejected[("2", "pt")]) == 1 and review.decisions == 3
     assert digest(settings, "d") is not None
+
+
+def test_a_decision_is_recorded_once_and_an_undo_withdraws_it_keeping_the_history(
+        tmp_path: Path):
+    settings = Settings.for_root(tmp_path)
+    reject = {"action": "reject", **bead("1", "pt", ["A."], ["Um."])}
+    join = {"action": "join", **bead("1", "pt", ["A."], ["Um.", "Dois."])}
+    first = record(settings, "d", reject, "ana")
+    again = record(settings, "d", reject, "rui")  # pressed twice, or by another reviewer
+    assert again == {**first, "duplicate": True}
+    joined = record(settings, "d", join, "ana")
+    assert [line["id"] for line in in_effect(settings, "d")] == [first["id"], joined["id"]]
+    assert len(resolve(settings, "d").rejected[("1", "pt")]) == 1
+
+    record(settings, "d", {"action": "undo", "of": first["id"]}, "ana")
+    assert [line["id"] for line in in_effect(settings, "d")] == [joined["id"]]
+    review = resolve(settings, "d")
+    assert review.rejected[("1", "pt")] == set() and review.decisions == 1
+    with pytest.raises(InputError, match=r"no decision .* in effect to undo"):
+        record(settings, "d", {"action": "undo", "of": first["id"]}, "ana")
+    with pytest.raises(InputError, match="names the id"):
+        record(settings, "d", {"action": "undo"}, "ana")
+    # made again after its undo, it stands again; the file holds every line
+    record(settings, "d", reject, "ana")
+    assert len(resolve(settings, "d").rejected[("1", "pt")]) == 1
+    assert [json.loads(line)["action"] for line in review_file(settings, "d").read_text()
+            .splitlines()] == ["reject", "join", "undo", "reject"]
 
 
 def test_a_word_edit_is_a_logged_undoable_repair_or_reported_when_gone(tmp_path: Path):

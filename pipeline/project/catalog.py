@@ -297,6 +297,22 @@ class Catalog:
                 "error": summary.error, "pages": summary.pages, "run_id": run_id,
                 "updated": _now()}))
 
+    def record_pair(self, run_id: int | None, pair_id: str, relpath: str, sha256: str
+                    ) -> None:
+        """Record a pair across documents as published (a document whose source is its
+        two documents' files, ``relpath``)."""
+        with self._connect() as db:
+            db.execute(self._upsert(_DOCUMENTS, {
+                "doc_id": pair_id, "relpath": relpath, "sha256": sha256,
+                "build_key": self.settings.output_key(), "status": "done", "error": None,
+                "pages": None, "run_id": run_id, "updated": _now()}))
+
+    def forget(self, doc_id: str) -> None:
+        """Remove a document's rows (a pair across documents that no longer pairs)."""
+        with self._connect() as db:
+            for table in (_DOCUMENTS, _STAGES, _WORKING):
+                db.execute(delete(table).where(table.c.doc_id == doc_id))
+
     def document(self, doc_id: str) -> dict[str, Any] | None:
         """The catalog row of one document, or None."""
         with self._connect() as db:

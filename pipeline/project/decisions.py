@@ -7,14 +7,23 @@ in the folders a run rebuilds), one decision per line, appended in the order mad
      "article": "3", "language": "pt",
      "beads": [{"pivot": ["5f0c…"], "other": ["a1b2…", "c3d4…"]}]}
 
-``action`` is what the reviewer did; ``beads`` what the pairs should be after it
+``id`` names the decision by what it says (:func:`decision_id`); ``action`` is what
+the reviewer did; ``beads`` what the pairs should be after it
 (``confirm``: the bead as it was; ``join``: the bead with the next or previous sentence
 of one side added; ``split``: the beads it is cut into), each side a list of sentence
 keys; ``reject`` names the bead that is wrong; ``edit`` carries a word's correction and
 a little of the text around it (``{"before": "fiscai", "after": "fiscal", "left":
 "imposto ", "right": " sobre"}``). Sentences are named by a hash of their text
 (:func:`sentence_key`), not their number, so a decision survives a re-run that numbers
-them differently, and is reported, not applied, when the text under it changed.
+them differently, and is reported, not applied, when the text under it changed. An
+edit made on the page of a pair across documents names the ``document`` whose text it
+corrects, and is recorded in that document's file: a correction is of the text, in
+every pair the document takes part in.
+
+A decision is withdrawn by an ``undo`` line naming its id (``{"action": "undo", "of":
+"3f2a…"}``); nothing is ever removed from the file, so it stays the whole history of
+the review. :func:`in_effect` gives the decisions that stand: a decision already in
+effect is not recorded twice (:func:`record` answers with the line that holds it).
 
 :func:`resolve` reads the file into a :class:`Review`: per article and language the
 beads that are fixed (the later decision on a sentence wins) and the beads rejected,
@@ -39,11 +48,13 @@ from pipeline.config import Settings
 from pipeline.errors import InputError
 from pipeline.records import CleanedDocument, RepairStep
 
-__all__ = ["ACTIONS", "Review", "apply_edits", "digest", "record", "resolve",
-           "review_file", "sentence_key"]
+__all__ = ["ACTIONS", "UNDO", "Review", "apply_edits", "decision_id", "digest", "in_effect",
+           "record", "resolve", "review_file", "sentence_key"]
 
 #: What a reviewer can do to a unit.
 ACTIONS = ("confirm", "reject", "join", "split", "edit")
+#: The action that withdraws an earlier decision (``of``: its id).
+UNDO = "undo"
 
 #: The rule name of a reviewer's word edit in the repair log.
 REVIEWER = "reviewer"
@@ -60,7 +71,9 @@ def sentence_key(text: str) -> str:
     >>> sentence_key("Article 1  applies.") == sentence_key("Article 1 applies.")
     True
     """
-    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:16]
+    # (a lone surrogate, which no UTF-8 text holds, is hashed as it is rather than refused)
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8", "surrogatepass")
+                          ).hexdigest()[:16]
 
 
 def review_file(settings: Settings, doc_id: str) -> Path:
@@ -79,23 +92,35 @@ def _digest_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
+def decision_id(decision: dict[str, Any]) -> str:
+    """A decision's name: a hash of what it says (not who said it, nor when), so the
+    same decision made twice has one name.
+
+    >>> a = {"action": "reject", "article": "1", "language": "pt", "beads": []}
+    >>> decision_id(a) == decision_id({**a, "who": "rui", "at": "2026-12-01"})
+    True
+    """
+    said = {key: value for key, value in decision.items() if key not in ("at", "who", "id")}
+    return sentence_key(json.dumps(said, sort_keys=True, ensure_ascii=False))
+
+
 def record(settings: Settings, doc_id: str, decision: dict[str, Any], who: str) -> dict[str, Any]:
-    """Check a decision and append it, stamped with ``who`` and the time, to the
-    document's file; returns the line written. :class:`InputError` if it is not one."""
-    action = decision.get("action")
-    if action not in ACTIONS:
-        raise InputError(f"unknown review action {action!r}", f"one of {', '.join(ACTIONS)}")
-    if action == "edit":
-        edit = decision.get("edit") or {}
-        if not all(isinstance(edit.get(k), str) for k in ("before", "after", "left", "right")) \
-                or not edit["before"].strip() or edit["before"] == edit["after"]:
-            raise InputError("an edit needs the word before and after, and the text around it")
+    """Check a decision and append it, stamped with its id, ``who`` and the time, to the
+    document's file; returns the line written. A decision already in effect is not
+    written again: the line that holds it is returned, with ``"duplicate": true``. An
+    ``undo`` must name a decision in effect. :class:`InputError` if it is not a decision."""
+    _check(decision)
+    standing = {line["id"]: line for line in in_effect(settings, doc_id)}
+    if decision["action"] == UNDO:
+        if decision.get("of") not in standing:
+            raise InputError(f"no decision {decision.get('of')!r} in effect to undo",
+                             "name a decision the review file holds and no undo withdrew")
     else:
-        beads = decision.get("beads") or []
-        if not beads or not all(_bead_ok(b) for b in beads) or not isinstance(
-                decision.get("article"), str) or not isinstance(decision.get("language"), str):
-            raise InputError(f"a {action} needs the article, language and beads it is about")
-    line = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "who": who, **decision}
+        found = standing.get(decision_id(decision))
+        if found is not None:
+            return {**found, "duplicate": True}
+    line = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "who": who,
+            "id": decision_id(decision), **decision}
     path = review_file(settings, doc_id)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
@@ -106,6 +131,59 @@ def record(settings: Settings, doc_id: str, decision: dict[str, Any], who: str) 
     finally:
         os.close(fd)
     return line
+
+
+def _check(decision: dict[str, Any]) -> None:
+    """Raise :class:`InputError` unless ``decision`` has the shape its action needs."""
+    action = decision.get("action")
+    if action == UNDO:
+        if not isinstance(decision.get("of"), str):
+            raise InputError("an undo names the id of the decision it withdraws")
+        return
+    if action not in ACTIONS:
+        raise InputError(f"unknown review action {action!r}",
+                         f"one of {', '.join((*ACTIONS, UNDO))}")
+    if action == "edit":
+        edit = decision.get("edit") or {}
+        if not all(isinstance(edit.get(k), str) for k in ("before", "after", "left", "right")) \
+                or not edit["before"].strip() or edit["before"] == edit["after"]:
+            raise InputError("an edit needs the word before and after, and the text around it")
+    else:
+        beads = decision.get("beads") or []
+        if not beads or not all(_bead_ok(b) for b in beads) or not isinstance(
+                decision.get("article"), str) or not isinstance(decision.get("language"), str):
+            raise InputError(f"a {action} needs the article, language and beads it is about")
+
+
+def _lines_of(data: bytes, name: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """The decisions of a review file's bytes that stand, in the order made (each with
+    its id), and the lines that are not decisions, with why."""
+    standing: list[dict[str, Any]] = []
+    bad = []
+    for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            decision = json.loads(line)
+        except json.JSONDecodeError:
+            bad.append(f"{name} line {number}: not JSON")
+            continue
+        if decision.get("action") == UNDO:
+            withdrawn = [n for n, d in enumerate(standing) if d["id"] == decision.get("of")]
+            if withdrawn:
+                del standing[withdrawn[-1]]
+            continue
+        standing.append({**decision, "id": decision.get("id") or decision_id(decision)})
+    return standing, bad
+
+
+def in_effect(settings: Settings, doc_id: str) -> list[dict[str, Any]]:
+    """The document's decisions that stand (none withdrawn), in the order made."""
+    path = review_file(settings, doc_id)
+    try:
+        return _lines_of(path.read_bytes(), path.name)[0]
+    except FileNotFoundError:
+        return []
 
 
 def _bead_ok(bead: Any) -> bool:
@@ -146,21 +224,16 @@ class Review:
 
 
 def resolve(settings: Settings, doc_id: str) -> Review:
-    """The document's decisions file read and resolved (an empty review without one)."""
+    """The document's decisions file read and resolved (an empty review without one):
+    the decisions in effect (:func:`in_effect`), the later one on a sentence winning."""
     path = review_file(settings, doc_id)
     try:
         data = path.read_bytes()  # read once: the digest is of the decisions applied
     except FileNotFoundError:
         return Review()
     review = Review(digest=_digest_of(data))
-    for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            decision = json.loads(line)
-        except json.JSONDecodeError:
-            review.stale.append(f"{path.name} line {number}: not JSON")
-            continue
+    standing, review.stale = _lines_of(data, path.name)
+    for decision in standing:
         review.decisions += 1
         if decision.get("action") == "edit":
             review.edits.append(Edit(**{k: decision["edit"][k]

@@ -12,18 +12,23 @@ HTML form on another page can send neither JSON nor the token header), with fiel
 the right types (400 with the reason; a word and its correction of at most
 :data:`MAX_WORD` characters). A refused request leaves ``reviews/`` untouched.
 
-``GET /`` lists the documents; ``GET /doc/{doc}`` is the review page of
-:mod:`pipeline.review.page` with the actions; ``POST /doc/{doc}/decisions`` takes one action
-on one row of that page (``{"row": 3, "language": "pt", "action": "join", "side":
-"other", "direction": "next"}``), turns it into a decision about sentences
-(:func:`decision_for`) and appends it to the document's ``reviews/<doc>.jsonl``
-(:mod:`pipeline.project.decisions`); the next run applies it.
+``GET /`` lists the documents and the pairs across documents; ``GET /doc/{doc}`` is the
+review page of :mod:`pipeline.review.page` with the actions; ``POST /doc/{doc}/decisions``
+takes one action on one row of that page (``{"row": 3, "language": "pt", "action":
+"join", "side": "other", "direction": "next"}``), turns it into a decision about
+sentences (:func:`decision_for`) and appends it to the document's
+``reviews/<doc>.jsonl`` (:mod:`pipeline.project.decisions`; a word corrected on a pair's
+page, to the file of the document whose text holds it); the next run applies it. The
+answer is the line recorded (or, for a decision already in effect, the line that holds
+it, ``duplicate``), what it says and the rows it is about. ``{"action": "undo", "of":
+ID, "file": DOC}`` withdraws a decision in effect.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
+from dataclasses import replace
 from typing import Any
 
 from starlette.applications import Starlette
@@ -36,8 +41,16 @@ from pipeline.config import Settings
 from pipeline.embedding.encoder import encoder_for
 from pipeline.errors import InputError
 from pipeline.project.catalog import Catalog
-from pipeline.project.decisions import edit_context, record, sentence_key
-from pipeline.review.page import Document, load, render
+from pipeline.project.decisions import UNDO, edit_context, record, sentence_key
+from pipeline.review.page import (
+    Document,
+    describe,
+    load,
+    render,
+    render_index,
+    row_decisions,
+)
+from pipeline.run.plan import pairs_published
 
 __all__ = ["MAX_BODY", "MAX_WORD", "checked_request", "decision_for", "review_app"]
 
@@ -48,7 +61,7 @@ MAX_WORD = 200
 
 _FIELDS: dict[str, tuple[type, ...]] = {
     "row": (int,), "language": (str,), "action": (str,), "side": (str,),
-    "direction": (str,), "word": (str,), "correction": (str,)}
+    "direction": (str,), "word": (str,), "correction": (str,), "of": (str,), "file": (str,)}
 
 
 def checked_request(body: bytes) -> dict[str, Any]:
@@ -80,7 +93,7 @@ def checked_request(body: bytes) -> dict[str, Any]:
                              f"{json.dumps(value)[:40]}")
         if isinstance(value, str) and len(value) > MAX_WORD:
             raise InputError(f"{name!r} is longer than {MAX_WORD} characters")
-    for name in ("row", "language", "action"):
+    for name in ("of",) if data.get("action") == UNDO else ("row", "language", "action"):
         if name not in data:
             raise InputError(f"{name!r} is missing")
     return data
@@ -91,9 +104,11 @@ def decision_for(document: Document, request: dict[str, Any]) -> dict[str, Any]:
 
     ``request``: ``row`` (its number on the page), ``language`` (the translation acted
     on), ``action``; for ``join``, ``side`` (``pivot`` or ``other``) and ``direction``
-    (``next`` or ``previous``); for ``edit``, ``word`` and ``correction`` (the first
-    occurrence of the word in the row's text of ``language``, which may be the pivot
-    language). Raises :class:`InputError` for an action that does not fit the row.
+    (``next`` or ``previous``); for ``merge`` (one unit of the row and the row above or
+    below: a ``join``), ``direction``; for ``edit``, ``word`` and ``correction`` (the
+    first occurrence of the word in the row's text of ``language``, which may be the
+    pivot language; on a pair's page the edit names the ``document`` whose text holds
+    it). Raises :class:`InputError` for an action that does not fit the row.
     """
     rows = document.rows
     number = request.get("row")
@@ -104,10 +119,13 @@ def decision_for(document: Document, request: dict[str, Any]) -> dict[str, Any]:
         raise InputError(f"no {language!r} text on this page")
     if action == "edit":
         return _edit(document, row.article, row.ids.get(language, ()), language, request)
+    if action == "merge":
+        return _merge(document, number, language, request.get("direction"))
     pivot_ids = row.ids.get(document.pivot, ())
     other_ids = row.ids.get(language, ()) if language != document.pivot else ()
     if not pivot_ids or not other_ids:
-        raise InputError(f"row {number} pairs no {document.pivot} sentence with {language}")
+        raise InputError(f"row {number} pairs no {document.pivot} sentence with {language}: "
+                         "pair it with the row above or below")
     beads = [(pivot_ids, other_ids)]
     if action == "join":
         side, step = request.get("side"), {"next": 1, "previous": -1}.get(
@@ -130,17 +148,40 @@ def decision_for(document: Document, request: dict[str, Any]) -> dict[str, Any]:
     elif action not in ("confirm", "reject"):
         raise InputError(f"unknown action {action!r}")
 
-    def keys(lang: str, ids: tuple[int, ...]) -> list[str]:
-        return [sentence_key(_sentence(document, lang, row.article, i)) for i in ids]
+    return _beads_decision(document, action, row.article, language, beads)
 
-    return {"action": action, "article": row.article, "language": language,
+
+def _beads_decision(document: Document, action: str, article: str, language: str,
+                    beads: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> dict[str, Any]:
+    """A decision about beads of one article, its sentences named by their keys."""
+    def keys(lang: str, ids: tuple[int, ...]) -> list[str]:
+        return [sentence_key(document.sentence(lang, article, i)) for i in ids]
+
+    return {"action": action, "article": article, "language": language,
             "beads": [{"pivot": keys(document.pivot, p), "other": keys(language, o)}
                       for p, o in beads]}
 
 
-def _sentence(document: Document, language: str, article: str, i: int) -> str:
-    start, end = document.sentences[(language, article)][i]
-    return document.text[start:end]
+def _merge(document: Document, number: int, language: str, direction: Any) -> dict[str, Any]:
+    """One unit of a row and the row above or below it, in ``language``: how a sentence
+    left without counterpart is paired from its own row (a ``join`` decision)."""
+    step = {"next": 1, "previous": -1}.get(direction if isinstance(direction, str) else "")
+    if step is None:
+        raise InputError("a merge needs a direction (next, previous)")
+    rows, other = document.rows, number + step
+    if not 0 <= other < len(rows) or rows[other].article != rows[number].article:
+        raise InputError(f"no {direction} row in the same article to pair with")
+    both = (rows[number], rows[other])
+    pivot_ids = tuple(sorted({i for row in both for i in row.ids.get(document.pivot, ())}))
+    other_ids = tuple(sorted({i for row in both for i in row.ids.get(language, ())}))
+    if not pivot_ids or not other_ids:
+        raise InputError(f"the two rows hold no {document.pivot} sentence and {language} "
+                         "sentence to pair")
+    for ids in (pivot_ids, other_ids):
+        if ids != tuple(range(ids[0], ids[-1] + 1)):
+            raise InputError("the two rows' sentences are not next to each other on each side")
+    return _beads_decision(document, "join", rows[number].article, language,
+                           [(pivot_ids, other_ids)])
 
 
 def _edit(document: Document, article: str, ids: tuple[int, ...], language: str,
@@ -152,9 +193,12 @@ def _edit(document: Document, article: str, ids: tuple[int, ...], language: str,
         start, end = document.sentences[(language, article)][i]
         at = document.text.find(word, start, end)
         if at >= 0:
-            return {"action": "edit", "language": language, "article": article,
-                    "edit": {"before": word, "after": correction,
-                             **edit_context(document.text, at, at + len(word))}}
+            part = document.part_at(at)  # the context is of that document's text alone
+            decision = {"action": "edit", "language": language, "article": article,
+                        "edit": {"before": word, "after": correction, **edit_context(
+                            document.text[part.start:part.end], at - part.start,
+                            at - part.start + len(word))}}
+            return {**decision, "document": part.doc_id} if document.parts else decision
     raise InputError(f"{word!r} is not in that row's {language} text")
 
 
@@ -170,9 +214,10 @@ def review_app(settings: Settings, token: str, who: str) -> ASGIApp:
         return _index(settings, token)
 
     async def page(request: Request) -> Response:
-        found = _document(settings, request.path_params["doc"], maps=True)
-        if found is None:
-            return _unknown(request.path_params["doc"])
+        try:
+            found = _document(settings, request.path_params["doc"], maps=True)
+        except InputError as exc:
+            return _error(str(exc), 404)
         return HTMLResponse(render(found, serve=f"/doc/{found.doc_id}/decisions?token={token}"))
 
     async def decide(request: Request) -> Response:
@@ -183,14 +228,14 @@ def review_app(settings: Settings, token: str, who: str) -> ASGIApp:
             fields = checked_request(body)
         except InputError as exc:
             return _error(str(exc), 400)
-        found = _document(settings, request.path_params["doc"])
-        if found is None:
-            return _unknown(request.path_params["doc"])
         try:
-            line = record(settings, found.doc_id, decision_for(found, fields), who)
+            found = _document(settings, request.path_params["doc"])
+        except InputError as exc:
+            return _error(str(exc), 404)
+        try:
+            return JSONResponse(_decided(settings, found, fields, who))
         except InputError as exc:
             return _error(str(exc), 400)
-        return JSONResponse(line)
 
     app = Starlette(routes=[
         Route("/", index), Route("/doc/{doc}", page),
@@ -207,25 +252,44 @@ def review_app(settings: Settings, token: str, who: str) -> ASGIApp:
     return gate
 
 
+def _decided(settings: Settings, document: Document, fields: dict[str, Any], who: str
+             ) -> dict[str, Any]:
+    """Record the decision a checked request stands for (or withdraw one, for an undo);
+    the answer to the page: the line, what it says, its file and the rows it is about."""
+    files = {document.doc_id, *(part.doc_id for part in document.parts)}
+    if fields["action"] == UNDO:
+        file = fields.get("file", document.doc_id)
+        if file not in files:
+            raise InputError(f"{file!r} is not a review file of this page")
+        line = record(settings, file, {"action": UNDO, "of": fields["of"]}, who)
+        return {"decision": line, "file": file, "what": "undo", "rows": [],
+                "duplicate": False, "elsewhere": file != document.doc_id}
+    decision = decision_for(document, fields)
+    file = decision.get("document", document.doc_id)
+    line = record(settings, file, decision, who)
+    on_rows = row_decisions(replace(document, decisions=[line]))
+    return {"decision": line, "file": file, "what": describe(line),
+            "rows": sorted(on_rows), "duplicate": bool(line.get("duplicate")),
+            "elsewhere": file != document.doc_id}
+
+
 def _index(settings: Settings, token: str) -> Response:
-    """The list of documents to review: those done and aligned."""
-    links = "".join(
-        f'<li><a href="/doc/{row.doc_id}?token={token}">{row.doc_id}</a></li>'
-        for row in Catalog(settings).documents()
-        if row.status == "done" and (settings.aligned / row.doc_id).is_dir())
-    return HTMLResponse(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>"
-                        f"gazette review</title></head><body><h1>Documents</h1>"
-                        f"<ul>{links}</ul></body></html>")
+    """The list of documents to review: those done and aligned, and the pairs across
+    documents."""
+    pairs = pairs_published(settings)
+    documents = [row.doc_id for row in Catalog(settings).documents()
+                 if row.status == "done" and (settings.aligned / row.doc_id).is_dir()]
+    return HTMLResponse(render_index(
+        [doc for doc in documents if doc not in pairs],
+        [(doc, str(pairs[doc].get("language"))) for doc in documents if doc in pairs], token))
 
 
-def _document(settings: Settings, doc_id: str, maps: bool = False) -> Document | None:
-    """A processed document's review data (with its similarity maps), or None."""
+def _document(settings: Settings, doc_id: str, maps: bool = False) -> Document:
+    """A processed document's review data (with its similarity maps); :class:`InputError`
+    if the catalog does not have it or it cannot be reviewed."""
     if Catalog(settings).document(doc_id) is None:
-        return None
-    try:
-        return load(settings, doc_id, encoder_for(settings).encode if maps else None)
-    except InputError:
-        return None
+        raise InputError(f"no processed document {doc_id!r} in the catalog")
+    return load(settings, doc_id, encoder_for(settings).encode if maps else None)
 
 
 async def _decision_body(request: Request) -> bytes | Response:
@@ -252,8 +316,3 @@ def _refused() -> Response:
 
 def _error(reason: str, status: int) -> Response:
     return JSONResponse({"error": reason}, status_code=status)
-
-
-def _unknown(doc_id: str) -> Response:
-    return JSONResponse({"error": f"no processed document {doc_id!r} in the catalog"},
-                        status_code=404)

@@ -1,36 +1,52 @@
 """``gazette review DOC``: one self-contained HTML page to check a document's alignment.
 
 Articles are row groups, languages are columns, and each row is one aligned unit
-(English sentences and their counterparts) with the aligner's confidence. Rows the
-aligner flagged, and sentences left without a counterpart, are highlighted; two
-filters (flagged only, confidence below a threshold) narrow the table. Words the
-repair stage changed are marked and show the original OCR on hover. Unreadable
-regions and pages with warnings or failures are listed with their reasons.
+(English sentences and their counterparts, each numbered within its article as the
+similarity maps number them) with the aligner's confidence. Rows the aligner flagged,
+and sentences left without a counterpart, are highlighted; two filters (flagged only,
+confidence below a threshold) narrow the table. Words the repair stage changed are
+marked and show the original OCR on hover. Unreadable regions and pages with warnings
+or failures are listed with their reasons. The page counts pairs as the run does, and
+says how the table's rows differ from them.
+
+A pair across documents (``<english>+<other>``: an English text and its translation
+printed in another document) is a document for review too: its page shows the English
+document's text beside the other's, with the pair's beads.
 
 The page is made from a published document's files (``cleaned/<doc>/`` and
-``aligned/<doc>/``), needs no network and works opened from disk.
+``aligned/<doc>/``; a pair's from its two documents' too), needs no network and works
+opened from disk. Its markup is the Jinja2 template ``templates/review.html``; its
+styles and scripts are ``static/``, written into the page.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache
 from html import escape
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from pipeline.config import Settings
 from pipeline.embedding.encoder import encoder_for
 from pipeline.errors import InputError
 from pipeline.export.xmltext import XmlText
+from pipeline.project.decisions import in_effect, sentence_key
 from pipeline.project.store import read_manifest, write_atomic
 from pipeline.records import Article, Block, Page, RepairStep, SentencePair
 from pipeline.repair import final_spans
+from pipeline.run.plan import PAIRING
 
-__all__ = ["Document", "Mark", "Row", "load", "render", "rows_of", "write_review"]
+__all__ = ["Document", "Mark", "Part", "Row", "describe", "load", "render", "render_index",
+           "row_decisions", "rows_of", "write_review"]
+
+_HERE = Path(__file__).parent
 
 
 @dataclass(frozen=True)
@@ -44,6 +60,16 @@ class Mark:
 
 
 @dataclass(frozen=True)
+class Part:
+    """One document's stretch [start, end) of a review page's text (a pair across
+    documents has two)."""
+
+    doc_id: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
 class Row:
     """One line of the review table: per language, the sentence ids it shows."""
 
@@ -53,6 +79,8 @@ class Row:
     confidences: dict[str, float]
     flagged: bool
     note: str = ""
+    #: Per language, whether a reviewer's decision made the row's pair (at the last run).
+    reviewed: frozenset[str] = frozenset()
 
     @property
     def confidence(self) -> float:
@@ -62,7 +90,7 @@ class Row:
 
 @dataclass(frozen=True)
 class Document:
-    """What the review page shows of one published document."""
+    """What the review page shows of one published document (or pair across documents)."""
 
     doc_id: str
     source: str
@@ -83,52 +111,135 @@ class Document:
     maps: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
     #: Review decisions the last run could not apply, with why (``review.json``).
     stale: list[str] = field(default_factory=list)
+    #: The review decisions in effect (``reviews/<doc>.jsonl``), in the order made; for a
+    #: pair, its documents' word corrections too (each line names its ``file``).
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    #: For a pair across documents, its two documents' stretches of ``text``.
+    parts: tuple[Part, ...] = ()
+
+    def part_at(self, offset: int) -> Part:
+        """The document whose text holds character ``offset``."""
+        for part in self.parts:
+            if part.start <= offset < part.end:
+                return part
+        return Part(self.doc_id, 0, len(self.text))
+
+    def sentence(self, language: str, article: str, i: int) -> str:
+        """Sentence ``i`` (0-based) of an article in ``language``."""
+        start, end = self.sentences[(language, article)][i]
+        return self.text[start:end]
+
+    def counts(self) -> dict[str, tuple[int, int]]:
+        """Per language, the pairs and the flagged pairs, as the run's summary counts
+        them (sentences without counterpart are no pairs)."""
+        found: dict[str, tuple[int, int]] = {}
+        for bead in self.beads:
+            pairs, flagged = found.get(bead.language, (0, 0))
+            if bead.matched:
+                found[bead.language] = (pairs + 1, flagged + bead.flagged)
+        return found
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def load(settings: Settings, doc_id: str,
-         embed: Callable[[list[str]], np.ndarray] | None = None) -> Document:
-    """Read a published document; :class:`InputError` if it was never processed. With
-    ``embed`` (the run's encoder: its cache holds the sentences already), each article
-    pair's similarity map is computed too."""
-    cleaned, aligned = settings.cleaned / doc_id, settings.aligned / doc_id
-    if not (cleaned / "manifest.json").is_file() or not aligned.is_dir():
+@dataclass
+class _Read:
+    """One published document's files, its offsets moved by ``offset`` (its place in a
+    review page's text)."""
+
+    text: str
+    articles: list[Article]
+    marks: list[Mark]
+    problems: list[tuple[int, str]]
+
+
+def _read(settings: Settings, doc_id: str, offset: int, label: str) -> _Read:
+    """A processed document's text, top-level articles, repaired words and problems
+    (each reason led by ``label``), its offsets moved by ``offset``."""
+    cleaned = settings.cleaned / doc_id
+    if not (cleaned / "text.txt").is_file():
         raise InputError(f"no processed document {doc_id!r} in {settings.cleaned}",
                          "give a document id as `gazette run` printed it")
-    if not (cleaned / "text.txt").is_file():  # a pair across documents holds no text
-        raise InputError(f"{doc_id!r} pairs two documents: the review covers one document "
-                         "at a time",
-                         f"open its exports in {aligned} (the XLIFF in a CAT tool), or "
-                         "review each of its documents")
-    manifest = read_manifest(settings, doc_id) or {}
     text = (cleaned / "text.txt").read_text(encoding="utf-8")
     structure = json.loads((cleaned / "structure.json").read_text(encoding="utf-8"))
-    articles = [a for a in (Article.from_json(data, text) for data in structure["articles"])
-                if a.level == 1]
-    beads = [SentencePair.from_json(data) for data in _lines(aligned / "sentences.jsonl")]
+    articles = [_moved(a, offset) for a in (Article.from_json(data, text)
+                                            for data in structure["articles"]) if a.level == 1]
     blocks = [Block.from_json(data, text) for data in _lines(cleaned / "blocks.jsonl")]
     pages = [Page.from_json(data) for data in _lines(cleaned / "pages.jsonl")]
     steps = [RepairStep.from_json(data) for data in _lines(cleaned / "repairs.jsonl")]
-    pivot = settings.pivot_language
-    languages = tuple(dict.fromkeys([pivot, *(b.language for b in beads)]))
-    problems = [(page, f"unreadable region ({evidence}), characters {start}–{end}, kept out "
-                       f"of alignment: “{_sample(text[start:end])}”")
+    problems = [(page, f"{label}unreadable region ({evidence}), characters {start}–{end}, "
+                       f"kept out of alignment: “{_sample(text[start:end])}”")
                 for page, start, end, evidence in _unreadable(blocks)]
-    problems += [(page.number, "; ".join([page.reason] * (page.method == "failed")
-                                         + list(page.warnings)))
+    problems += [(page.number, label + "; ".join([page.reason] * (page.method == "failed")
+                                                 + list(page.warnings)))
                  for page in pages if page.method == "failed" or page.warnings]
+    marks = [Mark(m.start + offset, m.end + offset, m.before, m.rule)
+             for m in _marks(pages, steps)]
+    return _Read(text, articles, marks, problems)
+
+
+def _moved(article: Article, offset: int) -> Article:
+    """``article`` with its offsets moved by ``offset``."""
+    return replace(article, start=article.start + offset, end=article.end + offset,
+                   units=tuple(replace(u, start=u.start + offset) for u in article.units),
+                   sentences=tuple((a + offset, b + offset) for a, b in article.sentences))
+
+
+def load(settings: Settings, doc_id: str,
+         embed: Callable[[list[str]], np.ndarray] | None = None) -> Document:
+    """Read a published document or pair across documents; :class:`InputError` if it
+    was never processed. With ``embed`` (the run's encoder: its cache holds the
+    sentences already), each article pair's similarity map is computed too."""
+    aligned = settings.aligned / doc_id
+    manifest = read_manifest(settings, doc_id)
+    if manifest is None or not aligned.is_dir():
+        raise InputError(f"no processed document {doc_id!r} in {settings.cleaned}",
+                         "give a document id as `gazette run` printed it")
+    if not (aligned / "sentences.jsonl").is_file():
+        raise InputError(f"{doc_id!r} was aligned before pairs across documents could be "
+                         "reviewed", f"run `gazette rerun {doc_id}` first")
+    pivot = settings.pivot_language
+    pairing = aligned / PAIRING
+    parts: tuple[Part, ...] = ()
+    if pairing.is_file():  # the English document's English beside the other's translation
+        pair = json.loads(pairing.read_text(encoding="utf-8"))
+        english = _read(settings, pair["english"], 0, f"{pair['english']}: ")
+        other = _read(settings, pair["other"], len(english.text) + 2, f"{pair['other']}: ")
+        text = english.text + "\n\n" + other.text
+        parts = (Part(pair["english"], 0, len(english.text)),
+                 Part(pair["other"], len(english.text) + 2, len(text)))
+        articles = [a for a in english.articles if a.language == pivot] + [
+            a for a in other.articles if a.language != pivot]
+        read = _Read(text, articles, english.marks + other.marks,
+                     english.problems + other.problems)
+        source = " + ".join(str((read_manifest(settings, doc) or {}).get("source", doc))
+                            for doc in (pair["english"], pair["other"]))
+    else:
+        read, source = _read(settings, doc_id, 0, ""), str(manifest.get("source", doc_id))
+    beads = [SentencePair.from_json(data) for data in _lines(aligned / "sentences.jsonl")]
     return Document(
-        doc_id=doc_id, source=str(manifest.get("source", doc_id)), text=text, pivot=pivot,
-        languages=languages,
-        headings={(a.language, a.key): a.heading for a in articles},
-        sentences={(a.language, a.key): list(a.sentences) for a in articles},
-        rows=rows_of(beads, [a.key for a in articles if a.language == pivot], pivot),
-        marks=_marks(pages, steps), problems=sorted(problems), beads=beads,
-        stale=_stale(aligned / "review.json"),
-        maps={} if embed is None else _maps(articles, beads, text, pivot, embed))
+        doc_id=doc_id, source=source, text=read.text, pivot=pivot,
+        languages=tuple(dict.fromkeys([pivot, *(b.language for b in beads)])),
+        headings={(a.language, a.key): a.heading for a in read.articles},
+        sentences={(a.language, a.key): list(a.sentences) for a in read.articles},
+        rows=rows_of(beads, [a.key for a in read.articles if a.language == pivot], pivot),
+        marks=sorted(read.marks, key=lambda m: m.start), problems=sorted(read.problems),
+        beads=beads, stale=_stale(aligned / "review.json"), parts=parts,
+        decisions=_decisions(settings, doc_id, parts),
+        maps={} if embed is None else _maps(read.articles, beads, read.text, pivot, embed))
+
+
+def _decisions(settings: Settings, doc_id: str, parts: tuple[Part, ...]
+               ) -> list[dict[str, Any]]:
+    """The decisions in effect that the page shows: its own file's, and for a pair its
+    documents' word corrections; each with the ``file`` (document id) it is in."""
+    found = [{**line, "file": doc_id} for line in in_effect(settings, doc_id)]
+    for part in parts:
+        found += [{**line, "file": part.doc_id} for line in in_effect(settings, part.doc_id)
+                  if line.get("action") == "edit"]
+    return found
 
 
 def _stale(path: Path) -> list[str]:
@@ -231,243 +342,184 @@ def rows_of(beads: list[SentencePair], pivot_keys: list[str], pivot: str = "en")
             flagged=any(b.flagged for b in group) or not matched or alone,
             note="no English counterpart" if alone else
             "" if len(matched) == len(group) else "no counterpart in " + ", ".join(
-                b.language for b in group if not b.ids)))
+                b.language for b in group if not b.ids),
+            reviewed=frozenset(b.language for b in group if b.reviewed)))
     position = {key: places.get(key, key[1][0]) for key in grouped}
     keys = sorted(grouped, key=lambda k: (order.get(k[0], len(order)), position[k]))
     by_key = dict(zip(grouped, rows, strict=True))
     return [by_key[key] for key in keys]
 
 
-_STYLE = """
-body{font:14px/1.45 system-ui,sans-serif;margin:1.5em;color:#222}
-table{border-collapse:collapse;width:100%;table-layout:fixed}
-td,th{border:1px solid #ccc;padding:.35em .5em;vertical-align:top;text-align:left}
-th.article{background:#eef;font-weight:600}
-tr.flagged td{background:#fff3cd}
-.conf{font-size:11px;color:#555;display:block}
-tr.flagged .conf{color:#a00;font-weight:600}
-mark.fix{background:#d6f5d6;border-bottom:1px dotted #070}
-.note{font-style:italic;color:#a00}
-.filters{margin:1em 0;padding:.5em;background:#f6f6f6}
-.actions{position:sticky;top:0;background:#eef6ff;padding:.5em;margin:1em 0;z-index:1}
-.keys{font-size:12px;color:#444}
-tr.focus td{outline:2px solid #06c}
-tr.decided td:first-child{border-left:4px solid #070}
-"""
+def row_decisions(document: Document) -> dict[int, list[str]]:
+    """The rows each decision in effect is about (its id → row numbers): a decision on
+    sentences, the rows showing any of them in its language; a word correction, the
+    rows whose text holds the word with the text around it."""
+    if not document.decisions:
+        return {}
+    keys = [{(language, sentence_key(document.sentence(language, row.article, i)))
+             for language, ids in row.ids.items() for i in ids
+             if i < len(document.sentences.get((language, row.article), []))}
+            for row in document.rows]
+    found: dict[int, list[str]] = {}
+    for decision in document.decisions:
+        if decision.get("action") == "edit":
+            edit = decision["edit"]
+            needle = edit["left"][-8:] + edit["before"] + edit["right"][:8]
+            rows = [n for n, row in enumerate(document.rows)
+                    if any(needle in document.sentence(language, row.article, i)
+                           for language, ids in row.ids.items() for i in ids)]
+        else:
+            said = {(side_language, key) for bead in decision.get("beads", ())
+                    for side, side_language in (("pivot", document.pivot),
+                                                ("other", decision.get("language")))
+                    for key in bead[side]}
+            rows = [n for n, row_keys in enumerate(keys)
+                    if row_keys & said and decision.get("language") in document.rows[n].ids]
+        for n in rows:
+            found.setdefault(n, []).append(decision["id"])
+    return found
 
-_ACTIONS_SCRIPT = """
-var bar=document.getElementById('actions'), api=bar.dataset.api, pivot=bar.dataset.pivot;
-var rows=Array.prototype.slice.call(document.querySelectorAll('tr.unit')), at=-1;
-function language(){return document.getElementById('language').value;}
-function focusRow(i){
-  if(i<0||i>=rows.length){return;}
-  if(at>=0){rows[at].classList.remove('focus');}
-  at=i; rows[i].classList.add('focus'); rows[i].scrollIntoView({block:'center'});
-}
-function move(step,flaggedOnly){
-  for(var i=at+step;i>=0&&i<rows.length;i+=step){
-    if(!rows[i].hidden&&(!flaggedOnly||rows[i].classList.contains('flagged'))){
-      focusRow(i);return;}
-  }
-}
-function act(body){
-  if(at<0){return;}
-  var row=rows[at], status=document.getElementById('status');
-  body.row=parseInt(row.dataset.row,10); body.language=body.language||language();
-  fetch(api,{method:'POST',headers:{'Content-Type':'application/json'},
-             body:JSON.stringify(body)})
-  .then(function(r){return r.json().then(function(data){
-    if(r.ok){row.classList.add('decided');row.dataset.decision=body.action;
-             status.textContent='recorded: '+body.action+' (row '+body.row+')';}
-    else{status.textContent='refused: '+data.error;}
-    status.dataset.state=r.ok?'ok':'error';});});
-}
-var keys={c:{action:'confirm'},r:{action:'reject'},s:{action:'split'},
-  a:{action:'join',side:'other',direction:'next'},
-  A:{action:'join',side:'other',direction:'previous'},
-  b:{action:'join',side:'pivot',direction:'next'},
-  B:{action:'join',side:'pivot',direction:'previous'}};
-document.addEventListener('keydown',function(e){
-  if(e.target.tagName==='INPUT'||e.target.tagName==='SELECT'||e.ctrlKey||e.metaKey){return;}
-  if(e.key==='j'){move(1,true);}
-  else if(e.key==='k'){move(-1,true);}
-  else if(e.key==='n'){move(1,false);}
-  else if(e.key==='p'){move(-1,false);}
-  else if(keys[e.key]){act(Object.assign({},keys[e.key]));}
-  else if(e.key==='e'||e.key==='E'){
-    var word=window.prompt('Word to correct');
-    if(!word){return;}
-    var correction=window.prompt('Correction of '+word,word);
-    if(correction===null){return;}
-    act({action:'edit',word:word,correction:correction,
-         language:e.key==='E'?pivot:language()});
-  } else {return;}
-  e.preventDefault();
-});
-rows.forEach(function(row,i){row.addEventListener('click',function(){focusRow(i);});});
-"""
 
-_SCRIPT = """
-function applyFilters(){
-  var flaggedOnly=document.getElementById('flagged-only').checked;
-  var below=parseFloat(document.getElementById('below').value);
-  var shown=0;
-  document.querySelectorAll('tr.unit').forEach(function(row){
-    var c=parseFloat(row.dataset.confidence);
-    var show=(!flaggedOnly||row.classList.contains('flagged'))&&(isNaN(below)||c<below);
-    row.hidden=!show; if(show){shown++;}
-  });
-  document.getElementById('shown').textContent=shown;
-}
-document.getElementById('flagged-only').addEventListener('change',applyFilters);
-document.getElementById('below').addEventListener('input',applyFilters);
-applyFilters();
-"""
+@cache
+def _templates() -> Environment:
+    return Environment(loader=FileSystemLoader(_HERE / "templates"),
+                       autoescape=select_autoescape(["html"]), trim_blocks=True,
+                       lstrip_blocks=True, keep_trailing_newline=True)
+
+
+def _static(name: str) -> Markup:
+    """A static file's text, to be written into the page as it is."""
+    return Markup((_HERE / "static" / name).read_text(encoding="utf-8"))
 
 
 def render(document: Document, serve: str | None = None) -> str:
     """The review page as HTML text (styles and script inline); with ``serve`` (the URL
     decisions are posted to, see :mod:`pipeline.review.app`), with the reviewer's
-    actions and their keys."""
+    actions: buttons, keys and the list of decisions in effect, each with its undo."""
     clean = XmlText()
-
-    def text(value: str) -> str:
-        return escape(clean(value))
-
-    head = "".join(f"<th>{text(language)}</th>" for language in document.languages)
-    body = _table_rows(document, text)
-    problems = "".join(f"<li>page {page}: {text(reason)}</li>"
-                       for page, reason in document.problems) or "<li>none</li>"
-    flagged = sum(row.flagged for row in document.rows)
-    stale = ("<h2>Review decisions that no longer apply</h2><ul id=\"stale\">"
-             + "".join(f"<li>{text(reason)}</li>" for reason in document.stale) + "</ul>"
-             if document.stale else "")
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<title>Review: {text(document.doc_id)}</title><style>{_STYLE}</style></head>
-<body>
-<h1>Review: {text(document.doc_id)}</h1>
-<p>Source <code>{text(document.source)}</code>; {len(document.rows)} units, {flagged} flagged;
-{len(document.marks)} repaired words (hover to see the OCR text).</p>
-<h2>Unreadable regions and page problems</h2><ul id="problems">{problems}</ul>
-{stale}
-<div class="filters"><label><input type="checkbox" id="flagged-only"> flagged only</label>
-<label>confidence below <input type="number" id="below" min="0" max="1" step="0.05"
-value="1.01"></label> <span id="shown"></span> units shown</div>
-{_actions(document, serve, text) if serve else ""}
-<table id="units"><thead><tr>{head}</tr></thead><tbody>
-{chr(10).join(body)}
-</tbody></table>
-<script>{_SCRIPT}</script>
-{f"<script>{_ACTIONS_SCRIPT}</script>" if serve else ""}
-</body></html>
-"""
+    on_rows = row_decisions(document)
+    return _templates().get_template("review.html").render(
+        doc=document, clean=clean, serve=serve, style=_static("review.css"),
+        script=_static("review.js"), counts=document.counts(),
+        flagged=sum(row.flagged for row in document.rows),
+        orphans=sum(bool(row.note) for row in document.rows),
+        groups=_groups(document, clean, on_rows),
+        decisions=[_decision_view(document, d, on_rows) for d in document.decisions],
+        others=[language for language in document.languages if language != document.pivot])
 
 
-def _table_rows(document: Document, text: Callable[[str], str]) -> list[str]:
-    """The table's rows: a heading row for each article, a row for each unit, and after
-    an article's units its similarity maps."""
-    languages = document.languages
-    body = []
-    current = None
+def render_index(documents: list[str], pairs: list[tuple[str, str]], token: str) -> str:
+    """The served list of documents to review, and of pairs across documents (each
+    with its translation's language); links carry the session's ``token``."""
+    return _templates().get_template("index.html").render(
+        documents=documents, pairs=pairs, token=token, style=_static("review.css"))
+
+
+def describe(decision: dict[str, Any]) -> str:
+    """What a decision says, for the list of decisions: ``reject, article 3, pt``.
+
+    >>> describe({"action": "edit", "edit": {"before": "fiscai", "after": "fiscal"}})
+    'correct “fiscai” to “fiscal”'
+    """
+    if decision.get("action") == "edit":
+        edit = decision["edit"]
+        return f"correct “{edit['before']}” to “{edit['after']}”"
+    return f"{decision['action']}, article {decision.get('article')}, {decision.get('language')}"
+
+
+def _groups(document: Document, clean: XmlText, on_rows: dict[int, list[str]]
+            ) -> list[dict[str, Any]]:
+    """The table's row groups: per article its heading, its units' rows and its maps."""
+    groups: list[dict[str, Any]] = []
     for number, row in enumerate(document.rows):
-        if row.article != current:
-            current = row.article
-            headings = " / ".join(text(heading) for heading in (
-                document.headings.get((language, row.article), "") for language in languages)
-                if heading)
-            body.append(f'<tr class="article"><th class="article" colspan="{len(languages)}">'
-                        f"{text(row.article)}{': ' * bool(headings)}{headings}</th></tr>")
-        body.append(_unit_row(document, number, row, text))
-        if number + 1 == len(document.rows) or document.rows[number + 1].article != current:
-            body += [f'<tr class="map"><td colspan="{len(languages)}"><details><summary>'
-                     f"similarity map {text(document.pivot)} × {text(language)}</summary>"
-                     f"{_map_svg(document, row.article, language)}</details></td></tr>"
-                     for language in languages if (row.article, language) in document.maps]
-    return body
+        if not groups or groups[-1]["article"] != row.article:
+            groups.append({"article": row.article, "rows": [], "maps": [
+                _map_view(document, row.article, language) for language in document.languages
+                if (row.article, language) in document.maps],
+                "headings": [clean(h) for h in (document.headings.get((language, row.article))
+                                                for language in document.languages) if h]})
+        groups[-1]["rows"].append(_row_view(document, number, row, clean,
+                                            on_rows.get(number, [])))
+    return groups
 
 
-def _unit_row(document: Document, number: int, row: Row, text: Callable[[str], str]) -> str:
-    """One unit's row: per language its sentences (repaired words marked) and the
-    aligner's confidence, and the row's note."""
-    contents = []
+def _row_view(document: Document, number: int, row: Row, clean: XmlText,
+              decided: list[str]) -> dict[str, Any]:
+    """One unit's row: per language its numbered sentences (repaired words marked)
+    and the aligner's confidence; the row's note and the decisions about it."""
+    cells = []
     for language in document.languages:
         spans = document.sentences.get((language, row.article), [])
-        content = " ".join(_marked(document, *(spans[i] if i < len(spans) else (0, 0)), text)
-                           for i in row.ids.get(language, ()))
-        if language in row.confidences:
-            content += f'<span class="conf">confidence {row.confidences[language]:.2f}</span>'
-        contents.append(content)
-    if row.note:
-        contents[0] += f'<span class="note">{text(row.note)}</span>'
-    cells = [f'<td lang="{text(language)}">{content}</td>'
-             for language, content in zip(document.languages, contents, strict=True)]
-    css = "unit flagged" if row.flagged else "unit"
-    return (f'<tr class="{css}" data-row="{number}" '
-            f'data-confidence="{row.confidence:.2f}">{"".join(cells)}</tr>')
+        sentences = [(i + 1, _marked(document, *spans[i], clean))
+                     for i in row.ids.get(language, ()) if i < len(spans)]
+        cells.append({"language": language, "sentences": sentences,
+                      "confidence": row.confidences.get(language),
+                      "reviewed": language in row.reviewed})
+    return {"number": number, "row": row, "cells": cells, "decided": decided}
 
 
-def _map_svg(document: Document, article: str, language: str) -> str:
-    """One article pair's similarity map as SVG: a cell per sentence pair, darker for
-    more similar (English down, the translation across), the aligner's beads outlined
-    (red: flagged, green: made by a review)."""
+def _decision_view(document: Document, decision: dict[str, Any],
+                   on_rows: dict[int, list[str]]) -> dict[str, Any]:
+    """A decision in effect as the list shows it: what, where, who and when."""
+    rows = [n for n, ids in on_rows.items() if decision["id"] in ids]
+    return {"id": decision["id"], "file": decision["file"], "what": describe(decision),
+            "who": decision.get("who", ""), "at": decision.get("at", ""),
+            "rows": " ".join(map(str, rows)),
+            "elsewhere": decision["file"] != document.doc_id}
+
+
+#: The similarity shown white (and below) and black (and above) in the maps.
+MAP_WHITE, MAP_BLACK = 0.7, 0.95
+
+
+def _map_view(document: Document, article: str, language: str) -> dict[str, Any]:
+    """One article pair's similarity map as the template draws it: a cell per sentence
+    pair, darker for more similar (English down, the translation across, numbered as
+    the table numbers them), the aligner's beads outlined (red: flagged, green: made by
+    a review)."""
     similarity = document.maps[article, language]
     n, m = similarity.shape
-    cell = max(3, min(10, 320 // max(n, m)))
-    cells = []
-    for i in range(n):
-        for j in range(m):
-            shade = int(255 - 255 * min(max((float(similarity[i, j]) - 0.7) / 0.25, 0), 1))
-            cells.append(f'<rect x="{j * cell}" y="{i * cell}" width="{cell}" '
-                         f'height="{cell}" fill="rgb({shade},{shade},{shade})"/>')
-    for bead in document.beads:
-        if bead.article != article or bead.language != language or not bead.matched:
-            continue
-        colour = "#070" if bead.reviewed else "#c00" if bead.flagged else "#06c"
-        cells.append(
-            f'<rect class="bead" x="{bead.ids[0] * cell}" y="{bead.pivot_ids[0] * cell}" '
-            f'width="{len(bead.ids) * cell}" height="{len(bead.pivot_ids) * cell}" '
-            f'fill="none" stroke="{colour}" stroke-width="1.5"><title>'
-            f"{language} {list(bead.ids)} ↔ en {list(bead.pivot_ids)}: "
-            f"{bead.confidence:.2f}</title></rect>")
-    return (f'<svg class="map" width="{m * cell}" '
-            f'height="{n * cell}" role="img" aria-label="similarity of the {n} English and '
-            f'{m} {language} sentences of article {escape(article)}">{"".join(cells)}</svg>')
+    cell = max(3, min(16, 320 // max(n, m)))
+    shades = 255 - 255 * np.clip((similarity - MAP_WHITE) / (MAP_BLACK - MAP_WHITE), 0, 1)
+    beads = [{"x": bead.ids[0] * cell, "y": bead.pivot_ids[0] * cell,
+              "width": len(bead.ids) * cell, "height": len(bead.pivot_ids) * cell,
+              "colour": "#070" if bead.reviewed else "#c00" if bead.flagged else "#06c",
+              "title": f"{document.pivot} {_numbers(bead.pivot_ids)} ↔ {language} "
+                       f"{_numbers(bead.ids)}: {bead.confidence:.2f}"}
+             for bead in document.beads
+             if bead.article == article and bead.language == language and bead.matched]
+    step = 1 if max(n, m) <= 20 else 5
+    return {"language": language, "article": article, "rows": n, "columns": m, "cell": cell,
+            "cells": [(j * cell, i * cell, int(shades[i, j])) for i in range(n)
+                      for j in range(m)],
+            "beads": beads, "row_ticks": [(i * cell, i + 1) for i in range(0, n, step)],
+            "column_ticks": [(j * cell, j + 1) for j in range(0, m, step)],
+            "white": MAP_WHITE, "black": MAP_BLACK}
 
 
-def _actions(document: Document, serve: str, text: Callable[[str], str]) -> str:
-    """The reviewer's bar: the language acted on, the keys, where results are said."""
-    options = "".join(f'<option value="{text(language)}">{text(language)}</option>'
-                      for language in document.languages if language != document.pivot)
-    return f"""<div class="actions" id="actions" data-api="{text(serve)}"
-data-pivot="{text(document.pivot)}">
-<label>translation <select id="language">{options}</select></label>
-<span class="keys"><kbd>j</kbd>/<kbd>k</kbd> next/previous flagged unit, <kbd>n</kbd>/<kbd>p</kbd>
-any unit; <kbd>c</kbd> confirm, <kbd>r</kbd> reject, <kbd>a</kbd>/<kbd>A</kbd> join the
-translation's next/previous sentence, <kbd>b</kbd>/<kbd>B</kbd> join the English
-next/previous sentence, <kbd>s</kbd> split, <kbd>e</kbd>/<kbd>E</kbd> correct a word of the
-translation/English. Decisions apply at the next run of the document.</span>
-<div id="status" role="status"></div></div>"""
+def _numbers(ids: tuple[int, ...]) -> str:
+    """Sentence numbers as the table shows them (from 1): ``3`` or ``3–4``."""
+    return str(ids[0] + 1) if len(ids) == 1 else f"{ids[0] + 1}–{ids[-1] + 1}"
 
 
-def _marked(document: Document, start: int, end: int, text: Callable[[str], str]) -> str:
+def _marked(document: Document, start: int, end: int, clean: XmlText) -> Markup:
     """``text[start:end]`` as HTML with repaired stretches marked (original on hover)."""
     out, at = [], start
     for mark in document.marks:
         if mark.start < at or mark.end > end:
             continue
-        out.append(text(document.text[at:mark.start]))
-        out.append(f"<mark class=\"fix\" title=\"{_origin(mark, text)}\">"
-                   f"{text(document.text[mark.start:mark.end])}</mark>")
+        out.append(escape(clean(document.text[at:mark.start])))
+        out.append(f"<mark class=\"fix\" title=\"{escape(_origin(mark, clean))}\">"
+                   f"{escape(clean(document.text[mark.start:mark.end]))}</mark>")
         at = mark.end
-    out.append(text(document.text[at:end]))
-    return "".join(out)
+    out.append(escape(clean(document.text[at:end])))
+    return Markup("".join(out))
 
 
-def _origin(mark: Mark, text: Callable[[str], str]) -> str:
+def _origin(mark: Mark, clean: XmlText) -> str:
     """The hover text of a repaired stretch: what the OCR had, and the rule."""
     if mark.before.strip():
-        return f"OCR: {text(mark.before)} ({mark.rule})"
+        return f"OCR: {clean(mark.before)} ({mark.rule})"
     return f"inserted by {mark.rule}"
 
 

@@ -6,17 +6,20 @@ When a document is processed, :func:`run_digest` keeps its digest
 (a language under :data:`MINOR_SHARE` of its letters does not count). After a run,
 :func:`pair_across_documents` finds the pairs among all the documents of the inbox,
 old and new, by content (:mod:`pipeline.align.documents`), publishes each pair into
-``aligned/<english>+<other>/`` (the export formats, ``pairing.json`` with what decided,
-a manifest), aligns a pair again only when either document or the build changed, and
-removes the pairs no longer found. ``gazette match`` and ``gazette pair`` use the same
-decision and the same alignment on files given by hand.
+``aligned/<english>+<other>/`` (the export formats, ``sentences.jsonl`` with the beads,
+``pairing.json`` with what decided, a manifest) and records it in the catalog, aligns a
+pair again only when either document, the build or the pair's review decisions
+(``reviews/<english>+<other>.jsonl``, applied as for one document) changed, and removes
+the pairs no longer found. ``gazette match`` and ``gazette pair`` use the same decision
+and the same alignment on files given by hand.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
@@ -40,11 +43,12 @@ from pipeline.embedding.encoder import encoder_for
 from pipeline.errors import InputError
 from pipeline.export import render
 from pipeline.export.units import ExportUnit, units_of
+from pipeline.project import decisions
 from pipeline.project.catalog import Catalog
-from pipeline.project.store import DocumentOutput, read_manifest
-from pipeline.records import Article, Section
-from pipeline.run.plan import current_documents
-from pipeline.run.stages import align_params, read_structure
+from pipeline.project.store import DocumentOutput, jsonl, read_manifest
+from pipeline.records import Article, Section, SentencePair
+from pipeline.run.plan import PAIRING, current_documents, pairs_published
+from pipeline.run.stages import align_params, read_structure, write_review_outcome
 from pipeline.split.languages import language_shares
 from pipeline.split.structure import ACT, decree_number, sentence_texts
 
@@ -57,7 +61,6 @@ __all__ = ["MINOR_SHARE", "CrossPairs", "Pairing", "document_language", "match_f
 MINOR_SHARE = 0.05
 
 DIGEST = "digest.json"
-PAIRING = "pairing.json"
 
 
 def document_language(shares: dict[str, float], pivot: str) -> str | None:
@@ -121,6 +124,11 @@ class Pairing:
     #: What the two documents' identities agree on (supporting evidence only).
     identity: Identity
 
+    @property
+    def pair_id(self) -> str:
+        """The pair's id, its folders' name: ``<english>+<other>``."""
+        return f"{self.english}+{self.other}"
+
     @classmethod
     def of(cls, match: Match, identity: Identity) -> Pairing:
         return cls(match.english, match.other, match.language, match.score,
@@ -163,9 +171,12 @@ def _sample_embedder(settings: Settings) -> Callable[[list[str]], np.ndarray]:
     return partial(encoder_for(settings).encode, max_tokens=DIGEST_TOKENS)
 
 
-def pair_across_documents(settings: Settings) -> CrossPairs:
+def pair_across_documents(settings: Settings, run_id: int | None = None,
+                          realign: Collection[str] = ()) -> CrossPairs:
     """Find and publish the pairs across the documents of the inbox (see the module's
-    docstring). Documents whose files are gone from ``raw/`` take no part."""
+    docstring), recorded in the catalog under ``run_id``; the pairs named in ``realign``
+    are aligned again even if up to date (``gazette rerun PAIR``). Documents whose
+    files are gone from ``raw/`` take no part."""
     digests = _current_digests(settings)
     pivot = settings.pivot_language
     english = [d for d in digests if d.language == pivot]
@@ -179,14 +190,30 @@ def pair_across_documents(settings: Settings) -> CrossPairs:
             english, DocumentIndex(others, offsets), lambda doc: document_sentences(
                 _published_articles(settings, doc), pivot), encoder.encode,
             _sample_embedder(settings))
-    pairs = tuple((pairing, _publish_pair(settings, pairing))
-                  for pairing in (Pairing.of(match, _identity(settings, match))
-                                  for match in found))
+    catalog = Catalog(settings)
+    pairs = []
+    for pairing in (Pairing.of(match, _identity(settings, match)) for match in found):
+        aligned = _publish_pair(settings, pairing, pairing.pair_id in realign)
+        if aligned or catalog.document(pairing.pair_id) is None:
+            _record_pair(catalog, run_id, pairing, settings)
+        pairs.append((pairing, aligned))
     taken = {pairing.english for pairing, _ in pairs}
     best = {m.english: m for m in sorted(scored, key=lambda m: m.score)}
     unpaired = tuple((d.doc_id, best.get(d.doc_id)) for d in english if d.doc_id not in taken)
-    return CrossPairs(pairs, unpaired, _remove_stale(settings, {
-        f"{p.english}+{p.other}" for p, _ in pairs}))
+    removed = _remove_stale(settings, {p.pair_id for p, _ in pairs})
+    for pair_id in removed:
+        catalog.forget(pair_id)
+    return CrossPairs(tuple(pairs), unpaired, removed)
+
+
+def _record_pair(catalog: Catalog, run_id: int | None, pairing: Pairing,
+                 settings: Settings) -> None:
+    """Record a published pair in the catalog: a document whose source is its two
+    documents' files."""
+    manifests = [read_manifest(settings, doc) or {} for doc in (pairing.english, pairing.other)]
+    catalog.record_pair(run_id, pairing.pair_id, " + ".join(
+        str(m.get("source", "?")) for m in manifests), hashlib.sha256("+".join(
+            str(m.get("sha256")) for m in manifests).encode()).hexdigest())
 
 
 def _current_digests(settings: Settings) -> list[Digest]:
@@ -208,25 +235,37 @@ def _identity(settings: Settings, match: Match) -> Identity:
     return identity_evidence(of(match.english), of(match.other))
 
 
-def _publish_pair(settings: Settings, pairing: Pairing) -> bool:
-    """Align and publish a pair, unless it is up to date; True if it was aligned now."""
-    pair_id = f"{pairing.english}+{pairing.other}"
+def _publish_pair(settings: Settings, pairing: Pairing, force: bool = False) -> bool:
+    """Align and publish a pair, unless it is up to date (and not ``force``); True if it
+    was aligned now. Up to date: the same two documents (content, and the review
+    decisions each was made with), build, pairing and review decisions of the pair."""
+    pair_id = pairing.pair_id
     manifests = [read_manifest(settings, doc) or {} for doc in (pairing.english, pairing.other)]
     record = {"doc_id": pair_id, "pair": [pairing.english, pairing.other],
               "sha256": [m.get("sha256") for m in manifests],
-              "build": settings.output_key(), "pairing": pairing.to_json()}
+              "reviews": [m.get("review") for m in manifests],
+              "build": settings.output_key(), "pairing": pairing.to_json(),
+              "review": decisions.digest(settings, pair_id)}
     published = read_manifest(settings, pair_id) or {}
-    if all(published.get(key) == value for key, value in record.items()):
+    if not force and all(published.get(key) == value for key, value in record.items()):
         return False
-    units, _ = align_across(pair_id, _published_articles(settings, pairing.english),
-                            _published_articles(settings, pairing.other), settings,
-                            manifests[1].get("decree"))
+    review = decisions.resolve(settings, pair_id)
+    for doc in (pairing.english, pairing.other):  # made in their texts already: a decision
+        # made on a sentence before its correction still names it
+        review.edits += decisions.resolve(settings, doc).edits
+    units, sentences = align_across(
+        pair_id, _published_articles(settings, pairing.english),
+        _published_articles(settings, pairing.other), settings, manifests[1].get("decree"),
+        review)
     out = DocumentOutput(settings, pair_id)
     out.start()
     try:
         for name, text in render(units, pair_id, settings.export_formats,
                                  settings.regional_tags).files.items():
             out.write("aligned", name, text)
+        out.write("aligned", "sentences.jsonl", jsonl(
+            pair.to_json(pair_id) for found in sentences.values() for pair in found))
+        write_review_outcome(out, review)
         out.write("aligned", PAIRING, json.dumps(pairing.to_json(), ensure_ascii=False,
                                                  indent=1) + "\n")
         out.publish(record)
@@ -238,8 +277,7 @@ def _publish_pair(settings: Settings, pairing: Pairing) -> bool:
 def _remove_stale(settings: Settings, keep: set[str]) -> tuple[str, ...]:
     """Remove the published pairs not in ``keep``; their ids."""
     removed = []
-    for path in sorted(settings.aligned.glob(f"*/{PAIRING}")):
-        pair_id = path.parent.name
+    for pair_id in pairs_published(settings):
         if pair_id not in keep:
             for folder in (settings.aligned / pair_id, settings.cleaned / pair_id):
                 shutil.rmtree(folder, ignore_errors=True)
@@ -251,10 +289,9 @@ def published_pairs(settings: Settings) -> list[tuple[Pairing, int]]:
     """The pairs across documents published in ``aligned/``, each with its number of
     units (``gazette status`` lists them)."""
     pairs = []
-    for path in sorted(settings.aligned.glob(f"*/{PAIRING}")):
-        pairing = Pairing.from_json(json.loads(path.read_text(encoding="utf-8")))
-        units = path.parent / f"{path.parent.name}.jsonl"
-        pairs.append((pairing, units.read_text(encoding="utf-8").count("\n")
+    for pair_id, data in pairs_published(settings).items():
+        units = settings.aligned / pair_id / f"{pair_id}.jsonl"
+        pairs.append((Pairing.from_json(data), units.read_text(encoding="utf-8").count("\n")
                       if units.is_file() else 0))
     return pairs
 
@@ -273,18 +310,19 @@ def _published_articles(settings: Settings, doc_id: str) -> dict[str, list[Artic
 
 def align_across(
     pair_id: str, english: dict[str, list[Article]], other: dict[str, list[Article]],
-    settings: Settings, decree: str | None,
-) -> tuple[list[ExportUnit], list[str]]:
+    settings: Settings, decree: str | None, review: decisions.Review | None = None,
+) -> tuple[list[ExportUnit], dict[str, list[SentencePair]]]:
     """The pivot language's articles of one document aligned with the other languages'
-    of another: the units (marked with the promulgating ``decree``'s number, if the
-    translation is a decree), and the languages paired with the pivot."""
+    of another, keeping what the pair's ``review`` fixed: the units (marked with the
+    promulgating ``decree``'s number, if the translation is a decree), and the beads by
+    language paired with the pivot."""
     pivot = settings.pivot_language
     articles = {pivot: english.get(pivot, []),
                 **{language: found for language, found in other.items() if language != pivot}}
     sentences = align_sentences(
         pair_articles(articles, pivot), encoder_for(settings).encode, align_params(settings),
-        flag_below=settings.flag_below, second_pass=settings.align_second_pass)
-    return units_of(pair_id, sentences, articles, None, pivot, decree), list(sentences)
+        flag_below=settings.flag_below, second_pass=settings.align_second_pass, review=review)
+    return units_of(pair_id, sentences, articles, None, pivot, decree), sentences
 
 
 def pair_documents(english: Path, other: Path, settings: Settings,
@@ -302,8 +340,9 @@ def pair_documents(english: Path, other: Path, settings: Settings,
     other_text, _, other_articles = read_structure(other, settings)
     if not english_articles.get(pivot):
         raise InputError(f"no {pivot} text found in {english}")
-    return align_across(f"{english.stem}+{other.stem}", english_articles, other_articles,
-                        settings, decree_number(other_text.text))
+    units, sentences = align_across(f"{english.stem}+{other.stem}", english_articles,
+                                    other_articles, settings, decree_number(other_text.text))
+    return units, list(sentences)
 
 
 def match_files(files: Sequence[Path], settings: Settings

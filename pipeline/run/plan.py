@@ -4,36 +4,54 @@ summaries of those that do not."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from typing import Any
 
 from pipeline.config import Settings
 from pipeline.errors import InputError
+from pipeline.project import decisions
 from pipeline.project.catalog import Catalog
 from pipeline.project.store import is_up_to_date, read_manifest
 from pipeline.read.ingest import discover
 from pipeline.records import DocumentSummary, Source
 
-__all__ = ["current_documents", "inbox_documents", "select_sources", "skipped",
-           "unchanged_run"]
+__all__ = ["PAIRING", "current_documents", "inbox_documents", "pairs_published",
+           "select_sources", "skipped", "unchanged_run"]
 
-def select_sources(sources: list[Source], only: Sequence[str] | None) -> list[Source]:
-    """The sources named in ``only`` (document ids or inbox paths), or all of them.
+#: The file that makes a folder of ``aligned/`` a pair across documents (what decided it).
+PAIRING = "pairing.json"
 
-    Raises :class:`InputError` for a name that matches no document.
+
+def pairs_published(settings: Settings) -> dict[str, dict[str, Any]]:
+    """The pairs across documents published in ``aligned/``: pair id → its ``pairing.json``."""
+    return {path.parent.name: json.loads(path.read_text(encoding="utf-8"))
+            for path in sorted(settings.aligned.glob(f"*/{PAIRING}"))}
+
+
+def select_sources(sources: list[Source], only: Sequence[str] | None,
+                   pairs: Collection[str] = ()) -> list[Source]:
+    """The sources named in ``only`` (document ids or inbox paths), or all of them. A
+    name in ``pairs`` (a pair across documents: the run's pairing step redoes it)
+    names no source.
+
+    Raises :class:`InputError` for a name that matches no document nor pair.
     """
     if not only:
         return sources
-    unknown = [name for name in only
-               if not any(name in (s.doc_id, s.relpath) for s in sources)]
+    unknown = [name for name in only if name not in pairs
+               and not any(name in (s.doc_id, s.relpath) for s in sources)]
     if unknown:
         raise InputError(f"no document {', '.join(map(repr, unknown))} in the inbox",
-                         "give a document id as `gazette status` lists it, or a path "
-                         "relative to raw/")
+                         "give a document id as `gazette status` lists it, a pair across "
+                         "documents as it lists them (english+other), or a path relative "
+                         "to raw/")
     return [s for s in sources if s.doc_id in only or s.relpath in only]
 
 
 def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentSummary] | None:
-    """If no document of the inbox is new, changed or failed, record a run that found
+    """If no document of the inbox is new, changed or failed, and no pair across
+    documents lost a document or has review decisions it was not aligned with, record a
+    run that found
     nothing to do (folded into the last run if that found nothing either:
     :meth:`Catalog.record_idle_run`) and return its summaries; else None (the flow has
     work).
@@ -46,9 +64,11 @@ def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentS
     if not all(is_up_to_date(settings, source) for source in sources):
         return None
     current = current_documents(settings, sources)
-    for path in settings.aligned.glob("*/pairing.json"):  # a pair whose file went
-        pair = json.loads(path.read_text(encoding="utf-8"))
-        if not {pair["english"], pair["other"]} <= current:
+    for pair_id, pair in pairs_published(settings).items():
+        if not {pair["english"], pair["other"]} <= current:  # a pair whose file went
+            return None
+        if (read_manifest(settings, pair_id) or {}).get("review") != decisions.digest(
+                settings, pair_id):
             return None
     summaries = [skipped(settings, source) for source in sources]
     Catalog(settings).record_idle_run(trigger, summaries)
@@ -75,8 +95,9 @@ def skipped(settings: Settings, source: Source) -> DocumentSummary:
 
 def inbox_documents(settings: Settings) -> set[str]:
     """The documents of the files in raw/ (an edition's acts with it), processed or not
-    yet: what `gazette status` does not call gone."""
-    found: set[str] = set()
+    yet, and the pairs across documents published: what `gazette status` does not call
+    gone."""
+    found: set[str] = set(pairs_published(settings))
     for source in discover(settings):
         found.add(source.doc_id)
         found.update((read_manifest(settings, source.doc_id) or {}).get("acts") or ())

@@ -25,8 +25,8 @@ from pipeline.editions.identity import identity_json
 from pipeline.embedding.encoder import encoder_for
 from pipeline.export import render
 from pipeline.export.units import article_records, units_of
-from pipeline.project.decisions import apply_edits
-from pipeline.project.store import jsonl
+from pipeline.project.decisions import Review, apply_edits
+from pipeline.project.store import DocumentOutput, jsonl
 from pipeline.read.ingest import ingest, source_for
 from pipeline.records import (
     Article,
@@ -58,6 +58,7 @@ __all__ = [
     "run_repair",
     "run_split",
     "run_structure",
+    "write_review_outcome",
 ]
 
 
@@ -129,11 +130,17 @@ def run_align(articles: dict[str, list[Article]], ctx: DocumentContext
     out.write("aligned", "sentences.jsonl", jsonl(
         pair.to_json(out.doc_id) for language_pairs in sentences.values()
         for pair in language_pairs))
+    write_review_outcome(out, review)
+    return sentences
+
+
+def write_review_outcome(out: DocumentOutput, review: Review) -> None:
+    """With review decisions in effect, write ``review.json``: how many, and those that no
+    longer apply, with why."""
     if review:
         out.write("aligned", "review.json", json.dumps(
             {"decisions": review.decisions, "stale": review.stale}, ensure_ascii=False,
             indent=1) + "\n")
-    return sentences
 
 
 def repair_config(settings: Settings) -> RepairConfig:
