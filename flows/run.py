@@ -20,10 +20,11 @@ from typing import Any, ParamSpec, TypeVar
 from prefect import Task, flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
-from prefect.context import TaskRunContext
+from prefect.context import FlowRunContext, TaskRunContext
 from prefect.futures import PrefectFuture, as_completed
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
+from flows import lost_tasks
 from pipeline.align.documents import MIN_SCORE
 from pipeline.config import Settings, check_settings
 from pipeline.editions.cut import ActDocument
@@ -119,8 +120,12 @@ def process_act(act: ActDocument, settings: Settings, run_id: int) -> DocumentSu
     """Run the stages from repair on one act of an edition and publish its outputs."""
     # the stages as plain calls: an edition has hundreds of acts, and a task run per
     # stage and act would cost more than the work
+    def work(ctx: DocumentContext, catalog: Catalog) -> DocumentSummary:
+        stages.write_pages(act.document, ctx)
+        return _analyse(act.document, ctx, catalog, run_id)
+
     return _processed(DocumentContext.of(act.document.source, settings, act), act.doc_id,
-                      run_id, lambda ctx, catalog: _analyse(act.document, ctx, catalog, run_id))
+                      run_id, work)
 
 
 def _processed(ctx: DocumentContext, name: str, run_id: int,
@@ -244,6 +249,7 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
     summaries = [_summary(source, futures, acts, settings, catalog, run_id)
                  for source in sources]
     catalog.finish_run(run_id, summaries)
+    _end_lost_task_runs([*futures.values(), *(f for found in acts.values() for f in found)])
     try:  # documents changed or went: pairs across documents may have too
         _log_pairs(crossdoc.pair_across_documents(
             settings, run_id, realign=[name for name in only or () if name in pairs]
@@ -253,6 +259,16 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
     create_markdown_artifact(run_report(summaries, changed), key="gazette-run",
                              description=f"gazette run {run_id} on {settings.raw}")
     return summaries
+
+
+def _end_lost_task_runs(futures: list[PrefectFuture[Any]]) -> None:
+    """On a Dask cluster, end Crashed the task runs a lost worker left running
+    (:mod:`flows.lost_tasks`): the documents' task runs, ``futures``, are all done."""
+    context = FlowRunContext.get()
+    if context is None or context.flow_run is None or isinstance(
+            context.task_runner, ThreadPoolTaskRunner):
+        return  # in this process: a task run cannot lose its process and leave the flow
+    lost_tasks.end_lost_task_runs(context.flow_run.id, [f.task_run_id for f in futures])
 
 
 def _submit_documents(sources: list[Source], settings: Settings, run_id: int, force: bool

@@ -18,6 +18,9 @@ from projects import (
     snapshot,
 )
 
+from pipeline.config import Settings
+from pipeline.review.page import load
+
 
 @pytest.mark.slow
 def test_run_processes_samples_reports_failures_and_skips_unchanged(
@@ -206,6 +209,13 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
         tmp_path / "aligned/en+dou--decreto-13006/en+dou--decreto-13006.jsonl").read_text(
         encoding="utf-8").splitlines()]
     assert {unit["decree"] for unit in units} == {"Decreto nº 13.006"}  # marked in exports
+    # the pair is reviewable: the English text beside the act's, the act's repairs marked
+    # (its pages.jsonl is its stretch of the edition's pages)
+    review = load(Settings.for_root(tmp_path), "en+dou--decreto-13006")
+    assert [part.doc_id for part in review.parts] == ["en", "dou--decreto-13006"]
+    assert review.counts()["pt"][0] == len(rows)  # the page counts the pairs exported
+    act_marks = [m for m in review.marks if m.start >= review.parts[1].start]
+    assert act_marks and all(review.text[m.start:m.end].strip() for m in act_marks)
 
     again = gazette("run", cwd=tmp_path, api=prefect_api)
     assert again.returncode == 0 and "no flow run" in again.stdout, again.stdout

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import re
 import shutil
+import signal
+import subprocess
 import urllib.request
 from datetime import datetime
 from pathlib import Path
@@ -14,16 +18,19 @@ from typing import Any
 import pytest
 from conftest import SAMPLES
 from projects import (
+    GAZETTE,
     SampleRun,
     at_work,
     doc_id,
     gazette,
+    gazette_env,
     inbox,
     snapshot,
     spawn,
     stop,
     wait_for,
 )
+from services import DaskCluster
 
 from flows.server import free_port
 from pipeline.config import Settings
@@ -247,3 +254,54 @@ def test_a_run_a_stopped_worker_left_pending_is_cancelled(
             state = client.read_flow_run(run.id).state
             assert state is not None and state.type == StateType.CANCELLED
             assert "left pending" in (state.message or "")
+
+
+def test_a_dask_worker_killed_mid_ocr_leaves_no_task_run_running(
+        tmp_path: Path, sample_run: SampleRun, prefect_api: dict[str, str]):
+    """A Dask worker killed while it OCRs a scan: Dask reads the document again on the
+    other worker, the run ends with the outputs of a plain run, and the task runs of the
+    lost attempt end Crashed with the reason (Prefect would show them Running for ever)."""
+    from prefect import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterName
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    from flows.lost_tasks import LOST
+
+    scan = "scan_protocol_brazil_japan_1978_en.pdf"
+    root = inbox(tmp_path / "project", [scan], SAMPLES)
+    settings = Settings.for_root(root)
+    cluster = DaskCluster(2, {**gazette_env(), **prefect_api}, tmp_path / "machines").start()
+    try:
+        run = subprocess.Popen([str(GAZETTE), "run", "--dask", cluster.address], cwd=root,
+                               env={**gazette_env(), **prefect_api}, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+        killed: list[int] = []
+
+        def reading() -> bool:  # a page read, more to come: kill the worker reading it
+            assert run.poll() is None, run.communicate()[0]
+            for row in Catalog(settings).working():
+                if row.stage == "ingest" and row.done and row.total and row.done < row.total:
+                    os.kill(row.pid, signal.SIGKILL)
+                    killed.append(row.pid)
+                    return True
+            return False
+
+        wait_for(reading, 300, "the scan's OCR on a Dask worker")
+        out, _ = run.communicate(timeout=600)
+    finally:
+        cluster.stop()
+    assert run.returncode == 0, out
+    assert snapshot(root) == sample_run.outputs([scan])
+    name = re.search(r"Beginning flow run '([^']+)'", out).group(1)
+    with temporary_settings({PREFECT_API_URL: prefect_api["PREFECT_API_URL"]}), get_client(
+            sync_client=True) as client:
+        [flow_run] = client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(name=FlowRunFilterName(any_=[name])))
+        states = [(t.name, t.state.type.value, t.state.message)
+                  for t in client.read_task_runs(flow_run_filter=FlowRunFilter(
+                      id={"any_": [flow_run.id]}))
+                  if t.state is not None]
+    assert not [s for s in states if s[1] in ("RUNNING", "PENDING")], states
+    crashed = [s for s in states if s[1] == "CRASHED"]
+    assert crashed and all(message == LOST for _, _, message in crashed), states
+    assert f"ended Crashed: {LOST}" in " ".join(out.split())

@@ -58,6 +58,7 @@ __all__ = [
     "run_repair",
     "run_split",
     "run_structure",
+    "write_pages",
     "write_review_outcome",
 ]
 
@@ -69,8 +70,14 @@ def run_ingest(ctx: DocumentContext,
     ``pages.jsonl``. A document's identity is its file, whatever its content: what the
     cache gives back for the same content under another name takes this file's."""
     document = replace(read(ctx.source, ctx.settings), source=ctx.source)
-    ctx.out.write("cleaned", "pages.jsonl", jsonl(page.to_json() for page in document.pages))
+    write_pages(document, ctx)
     return document
+
+
+def write_pages(document: IngestedDocument, ctx: DocumentContext) -> None:
+    """Write ``pages.jsonl``: the pages as read (an act's: its stretch of its edition's
+    pages, which its repair log and review page refer to)."""
+    ctx.out.write("cleaned", "pages.jsonl", jsonl(page.to_json() for page in document.pages))
 
 
 def run_cut(document: IngestedDocument, ctx: DocumentContext) -> Cut:
