@@ -21,6 +21,7 @@ from projects import (
     GAZETTE,
     SampleRun,
     at_work,
+    chromium,
     doc_id,
     gazette,
     gazette_env,
@@ -222,6 +223,47 @@ def test_the_prefect_ui_of_a_server_on_another_port_calls_that_port(
     with urllib.request.urlopen(api.removesuffix("/api") + "/ui-settings", timeout=10) as r:
         settings = json.loads(r.read())
     assert settings["api_url"] == api and not api.endswith(":4200/api")
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Chromium (Debian chromium) missing")
+def test_the_prefect_ui_on_another_port_shows_the_runs_and_the_run_report_in_chromium(
+        tmp_path: Path, prefect_api: dict[str, str]):
+    """The UI of the session's server (on a free port, not 4200) in a browser: the runs
+    page lists a gazette run, and the run's report artifact renders its table."""
+    from playwright.sync_api import sync_playwright
+    from prefect import get_client
+    from prefect.client.schemas.filters import (
+        ArtifactFilter,
+        ArtifactFilterFlowRunId,
+        FlowRunFilter,
+        FlowRunFilterName,
+    )
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    root = inbox(tmp_path, ["001_92f44dad33fafe9c.txt"], SAMPLES)
+    run = gazette("run", cwd=root, api=prefect_api)
+    assert run.returncode == 0, run.stdout + run.stderr
+    name = re.search(r"Beginning flow run '([^']+)'", run.stdout + run.stderr).group(1)
+    ui = prefect_api["PREFECT_API_URL"].removesuffix("/api")
+    with sync_playwright() as playwright:
+        browser = chromium(playwright)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(f"{ui}/runs")
+            page.get_by_text(name).first.wait_for(timeout=120_000)  # from the API it calls
+            assert "Can't connect" not in page.inner_text("body")
+            # this run's report (other tests' runs on the server have theirs)
+            with temporary_settings({PREFECT_API_URL: prefect_api["PREFECT_API_URL"]}), \
+                    get_client(sync_client=True) as client:
+                [flow_run] = client.read_flow_runs(
+                    flow_run_filter=FlowRunFilter(name=FlowRunFilterName(any_=[name])))
+                [report] = client.read_artifacts(artifact_filter=ArtifactFilter(
+                    flow_run_id=ArtifactFilterFlowRunId(any_=[flow_run.id])))
+            page.goto(f"{ui}/artifacts/artifact/{report.id}")
+            page.get_by_text("001_92f44dad33fafe9c").first.wait_for(timeout=120_000)
+            page.screenshot(path=str(tmp_path / "artifact.png"))
+        finally:
+            browser.close()
 
 
 def test_a_run_a_stopped_worker_left_pending_is_cancelled(
