@@ -250,8 +250,9 @@ def _publish_pair(settings: Settings, pairing: Pairing, force: bool = False) -> 
     if not force and all(published.get(key) == value for key, value in record.items()):
         return False
     review = decisions.resolve(settings, pair_id)
-    for doc in (pairing.english, pairing.other):  # made in their texts already: a decision
-        # made on a sentence before its correction still names it
+    # the documents' word corrections are made in their texts already; known here, a
+    # decision made on a sentence before its correction still names it
+    for doc in (pairing.english, pairing.other):
         review.edits += decisions.resolve(settings, doc).edits
     units, sentences = align_across(
         pair_id, _published_articles(settings, pairing.english),

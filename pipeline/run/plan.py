@@ -51,10 +51,9 @@ def select_sources(sources: list[Source], only: Sequence[str] | None,
 def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentSummary] | None:
     """If no document of the inbox is new, changed or failed, and no pair across
     documents lost a document or has review decisions it was not aligned with, record a
-    run that found
-    nothing to do (folded into the last run if that found nothing either:
-    :meth:`Catalog.record_idle_run`) and return its summaries; else None (the flow has
-    work).
+    run that found nothing to do (folded into the last run if that found nothing
+    either: :meth:`Catalog.record_idle_run`) and return its summaries; else None (the
+    flow has work).
 
     A run with nothing to do needs no Prefect flow run: the catalog and the published
     manifests answer (``gazette run`` then starts no server and imports no flow, and a
