@@ -56,6 +56,7 @@ __all__ = [
     "ORPHAN_SECONDS",
     "cancel_orphans",
     "cancel_unfinished",
+    "cancel_unstarted",
     "deploy_to_pool",
     "deployment_names",
     "deployments",
@@ -238,6 +239,16 @@ def cancel_orphans(root: Path, after: float = ORPHAN_SECONDS) -> list[str]:
     return _cancel(root, [StateType.PENDING], "left pending (its worker stopped)",
                    lambda run: run.state is not None
                    and (now - run.state.timestamp).total_seconds() > after)
+
+
+def cancel_unstarted(root: Path) -> list[str]:
+    """Mark Cancelled the runs of ``root``'s deployments that are pending with no
+    process started for them; returns their names. A `gazette worker` calls this as it
+    stops: a run it was starting when it was stopped would stay pending for good (see
+    :func:`cancel_orphans`). A run another worker is starting at that very moment is
+    cancelled too: it had not begun, and the next tick starts another."""
+    return _cancel(root, [StateType.PENDING], "left pending (its worker stopped)",
+                   lambda run: run.infrastructure_pid is None)
 
 
 def _cancel(root: Path, states: list[StateType], why: str,

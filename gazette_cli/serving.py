@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -90,8 +89,11 @@ def worker(
     from flows.serving import POLL_SECONDS
 
     os.environ.setdefault("PREFECT_WORKER_QUERY_SECONDS", str(POLL_SECONDS))
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
     prefect = shutil.which("prefect", path=str(Path(sys.executable).parent)) or "prefect"
     command = [prefect, "worker", "start", "--pool", pool, "--type", "process"]
     console.print(f"gazette worker: {' '.join(command[1:])} on {server()}")
-    os.execvp(prefect, command + (["--limit", str(limit)] if limit else []))
+    sys.stdout.flush()
+    from flows.working import run_worker
+
+    raise typer.Exit(run_worker(root.resolve(), command + (
+        ["--limit", str(limit)] if limit else []), console.print))

@@ -347,3 +347,36 @@ def test_a_dask_worker_killed_mid_ocr_leaves_no_task_run_running(
     crashed = [s for s in states if s[1] == "CRASHED"]
     assert crashed and all(message == LOST for _, _, message in crashed), states
     assert f"ended Crashed: {LOST}" in " ".join(out.split())
+
+
+def test_a_worker_stopped_while_it_starts_a_run_cancels_that_run(
+        tmp_path: Path, prefect_api: dict[str, str]):
+    """`gazette worker` stopped with a run of its project pending (as it is while a
+    worker starts it, before its process runs): the run is cancelled as the worker
+    stops, so the next tick of the schedule is not refused."""
+    from prefect import get_client
+    from prefect.client.schemas.objects import StateType
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+    from prefect.states import Pending
+
+    from flows.deployments import deploy_to_pool, deployment_names, deployments
+
+    (tmp_path / "raw").mkdir()
+    with temporary_settings({PREFECT_API_URL: prefect_api["PREFECT_API_URL"]}):
+        deploy_to_pool(deployments(tmp_path, "every 3600 s", pool=True), "stopping")
+        working = spawn("worker", "--pool", "stopping", "--root", str(tmp_path),
+                        cwd=tmp_path, env=prefect_api)
+        try:
+            with get_client(sync_client=True) as client:
+                wait_for(lambda: client.read_workers_for_work_pool("stopping"), 120,
+                         "the worker polling its pool")
+                ingest = client.read_deployment_by_name(deployment_names(tmp_path)["ingest"])
+                run = client.create_flow_run_from_deployment(ingest.id, state=Pending())
+        finally:
+            out = stop(working)
+        with get_client(sync_client=True) as client:
+            state = client.read_flow_run(run.id).state
+    assert state is not None and state.type == StateType.CANCELLED, (state, out)
+    assert "left pending" in (state.message or "")
+    assert f"flow run {run.name} cancelled (left pending as the worker stopped)" in " ".join(
+        out.split()), out
