@@ -24,10 +24,11 @@ from pipeline.project.decisions import (
     review_file,
     sentence_key,
 )
-from pipeline.project.store import DocumentOutput, is_up_to_date
+from pipeline.project.store import DocumentOutput, is_up_to_date, write_atomic
 from pipeline.read.ingest import source_for
 from pipeline.records import CleanedDocument, Page, SentencePair
 from pipeline.repair import undo
+from pipeline.run.plan import unchanged_run
 from pipeline.run.stages import read_structure
 
 
@@ -150,3 +151,23 @@ def test_a_changed_review_makes_a_document_out_of_date(tmp_path: Path):
     record(settings, source.doc_id, {"action": "confirm", **bead("1", "pt", ["A."], ["B."])},
            "ana")
     assert not is_up_to_date(settings, source)  # the review is an input of the document
+
+
+def test_a_pair_s_new_review_decision_is_work_for_a_run_with_nothing_else_new(tmp_path: Path):
+    settings = Settings.for_root(tmp_path)
+    for doc, text in (("en", "One."), ("pt", "Um.")):
+        write_atomic(settings.raw / f"{doc}.txt", text)
+        out = DocumentOutput(settings, doc)
+        out.start()
+        out.write("aligned", "units.jsonl", "")
+        out.publish({"sha256": source_for(settings.raw / f"{doc}.txt").sha256,
+                     "build": settings.output_key(), "review": None,
+                     "summary": {"doc_id": doc, "relpath": f"{doc}.txt", "status": "done"}})
+    pair = DocumentOutput(settings, "en+pt")
+    pair.start()
+    pair.write("aligned", "pairing.json", json.dumps({"english": "en", "other": "pt"}))
+    pair.publish({"review": None})
+    assert unchanged_run(settings) is not None  # nothing to do
+    record(settings, "en+pt", {"action": "reject", **bead("1", "pt", ["One."], ["Um."])},
+           "ana")
+    assert unchanged_run(settings) is None  # the pair is to be aligned again
