@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pdfplumber
@@ -11,6 +12,7 @@ from conftest import SAMPLES, words_recovered
 
 from pipeline.config import Settings
 from pipeline.errors import InputError
+from pipeline.read import ingest as ingest_module
 from pipeline.read.ingest import decode_text, discover, doc_ids_for, ingest, source_for
 from pipeline.read.pagedecision import TextLayerStats, decide_page, text_in_reading_order
 from pipeline.text.lexicon import known_share
@@ -233,3 +235,20 @@ def test_a_pool_broken_as_pages_are_handed_out_fails_the_document(settings: Sett
     with pytest.raises(GazetteError, match=r"a process reading pages of .* died"):
         ingest(source_for(TEXT_LAYER), settings)
     assert stopped == [True]
+
+
+def test_discovery_hashes_a_file_again_only_when_it_changed(tmp_path: Path):
+    """`gazette serve` discovers the inbox at every tick: an unchanged file is not read
+    again, a rewritten one is, even with its size and modification time put back."""
+    settings = Settings.for_root(tmp_path)
+    path = settings.raw / "a.txt"
+    path.parent.mkdir(parents=True)
+    path.write_text("Article 1. One.", encoding="utf-8")
+    first = discover(settings)[0].sha256
+    reads = ingest_module._digest.cache_info().misses
+    assert discover(settings)[0].sha256 == first
+    assert ingest_module._digest.cache_info().misses == reads  # not read again
+    times = path.stat()
+    path.write_text("Article 1. Two.", encoding="utf-8")  # same size
+    os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))  # same modification time
+    assert discover(settings)[0].sha256 != first

@@ -304,7 +304,14 @@ def test_a_dask_worker_killed_mid_ocr_leaves_no_task_run_running(
     other worker, the run ends with the outputs of a plain run, and the task runs of the
     lost attempt end Crashed with the reason (Prefect would show them Running for ever)."""
     from prefect import get_client
-    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterName
+    from prefect.client.schemas.filters import (
+        FlowRunFilter,
+        FlowRunFilterId,
+        FlowRunFilterName,
+        FlowRunFilterState,
+        FlowRunFilterStateType,
+    )
+    from prefect.client.schemas.objects import StateType
     from prefect.settings import PREFECT_API_URL, temporary_settings
 
     from flows.lost_tasks import LOST
@@ -317,18 +324,29 @@ def test_a_dask_worker_killed_mid_ocr_leaves_no_task_run_running(
         run = subprocess.Popen([str(GAZETTE), "run", "--dask", cluster.address], cwd=root,
                                env={**gazette_env(), **prefect_api}, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
-        killed: list[int] = []
-
-        def reading() -> bool:  # a page read, more to come: kill the worker reading it
+        def reading_pages() -> bool:
+            """Prefect has the scan's read-pages task run as running: its worker is then
+            killed (the lost attempt's task run is on the server, left running)."""
             assert run.poll() is None, run.communicate()[0]
-            for row in Catalog(settings).working():
-                if row.stage == "ingest" and row.done and row.total and row.done < row.total:
-                    os.kill(row.pid, signal.SIGKILL)
-                    killed.append(row.pid)
-                    return True
-            return False
+            rows = [row for row in Catalog(settings).working() if row.stage == "ingest"
+                    and (row.done is None or row.total is None or row.done < row.total)]
+            if not rows:
+                return False
+            with temporary_settings({PREFECT_API_URL: prefect_api["PREFECT_API_URL"]}), \
+                    get_client(sync_client=True) as client:
+                ours = [r.id for r in client.read_flow_runs(flow_run_filter=FlowRunFilter(
+                    state=FlowRunFilterState(type=FlowRunFilterStateType(any_=[
+                        StateType.RUNNING]))))
+                        if str(r.parameters.get("root")) == str(root.resolve())]
+                reading = [t for t in client.read_task_runs(flow_run_filter=FlowRunFilter(
+                    id=FlowRunFilterId(any_=ours))) if ours and t.name.startswith(
+                    "read-pages") and t.state is not None and t.state.type == StateType.RUNNING]
+            if not reading:
+                return False
+            os.kill(rows[0].pid, signal.SIGKILL)
+            return True
 
-        wait_for(reading, 300, "the scan's OCR on a Dask worker")
+        wait_for(reading_pages, 300, "the scan's pages read on a Dask worker")
         out, _ = run.communicate(timeout=600)
     finally:
         cluster.stop()

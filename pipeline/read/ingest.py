@@ -102,13 +102,24 @@ def _source(path: Path, relpath: str, doc_id: str, inbox: Path | None = None) ->
                       rejected=f"a symbolic link to {path.resolve()}, outside the inbox "
                                "(not followed)")
     try:
-        data = path.read_bytes()
+        status = path.stat()
+        sha256 = _digest(str(path), status.st_ino, status.st_size, status.st_mtime_ns,
+                         status.st_ctime_ns)
     except OSError as exc:
         return Source(path=path, relpath=relpath, doc_id=doc_id, kind=kind, sha256="",
                       rejected=f"cannot read the file: {exc.strerror or exc}")
-    return Source(path=path, relpath=relpath, doc_id=doc_id, kind=kind,
-                  sha256=hashlib.sha256(data).hexdigest(),
-                  rejected="empty file (0 bytes)" if not data else None)
+    return Source(path=path, relpath=relpath, doc_id=doc_id, kind=kind, sha256=sha256,
+                  rejected="empty file (0 bytes)" if not status.st_size else None)
+
+
+@lru_cache(maxsize=65_536)
+def _digest(path: str, inode: int, size: int, mtime_ns: int, ctime_ns: int) -> str:
+    """The SHA-256 of a file's bytes, remembered while the file keeps its inode, size
+    and times: `gazette serve` discovers the inbox at every tick, and reads no file
+    again that has not changed since (a write changes the change time, which no tool
+    sets back). A long inbox of large PDFs costs a tick its directory listing."""
+    with Path(path).open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def doc_ids_for(relpaths: list[str]) -> dict[str, str]:
