@@ -268,7 +268,10 @@ def _end_lost_task_runs(futures: list[PrefectFuture[Any]]) -> None:
     if context is None or context.flow_run is None or isinstance(
             context.task_runner, ThreadPoolTaskRunner):
         return  # in this process: a task run cannot lose its process and leave the flow
-    lost_tasks.end_lost_task_runs(context.flow_run.id, [f.task_run_id for f in futures])
+    try:
+        lost_tasks.end_lost_task_runs(context.flow_run.id, [f.task_run_id for f in futures])
+    except Exception as exc:  # a tidy-up of Prefect's view: the documents' outputs stand
+        get_run_logger().warning("could not look for task runs a lost worker left: %s", exc)
 
 
 def _submit_documents(sources: list[Source], settings: Settings, run_id: int, force: bool
