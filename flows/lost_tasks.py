@@ -50,6 +50,8 @@ def end_lost_task_runs(flow_run_id: UUID, finished: Iterable[UUID]) -> list[str]
     Prefect; returns their names. If Prefect has not caught up within
     :data:`WAIT_SECONDS`, nothing is changed (a task run may be finished there yet)."""
     known = list(finished)
+    if not known:  # no document ran: no attempt of one can have been lost
+        return []
     with get_client(sync_client=True) as client:
         if not _recorded(client, flow_run_id, known):
             get_run_logger().warning(

@@ -228,7 +228,7 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
         logger.info("settings other than the defaults: %s", ", ".join(
             f"{name} = {value!r}" for name, value in changed.items()))
     catalog = Catalog(settings)
-    pairs = plan.pairs_published(settings)
+    pairs = plan.pairings(settings)
     sources = plan.select_sources(discover(settings), only, pairs)
     run_id = catalog.start_run(trigger)
     logger.info("run %d (%s): %d document(s) in %s", run_id, trigger, len(sources),

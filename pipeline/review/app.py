@@ -50,7 +50,7 @@ from pipeline.review.page import (
     render_index,
     row_decisions,
 )
-from pipeline.run.plan import pairs_published
+from pipeline.run.plan import pairings
 
 __all__ = ["MAX_BODY", "MAX_WORD", "checked_request", "decision_for", "review_app"]
 
@@ -276,7 +276,7 @@ def _decided(settings: Settings, document: Document, fields: dict[str, Any], who
 def _index(settings: Settings, token: str) -> Response:
     """The list of documents to review: those done and aligned, and the pairs across
     documents."""
-    pairs = pairs_published(settings)
+    pairs = pairings(settings)
     documents = [row.doc_id for row in Catalog(settings).documents()
                  if row.status == "done" and (settings.aligned / row.doc_id).is_dir()]
     return HTMLResponse(render_index(

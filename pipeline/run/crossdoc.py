@@ -47,7 +47,7 @@ from pipeline.project import decisions
 from pipeline.project.catalog import Catalog
 from pipeline.project.store import DocumentOutput, jsonl, read_manifest
 from pipeline.records import Article, Section, SentencePair
-from pipeline.run.plan import PAIRING, current_documents, pairs_published
+from pipeline.run.plan import PAIRING, current_documents, pairings
 from pipeline.run.stages import align_params, read_structure, write_review_outcome
 from pipeline.split.languages import language_shares
 from pipeline.split.structure import ACT, decree_number, sentence_texts
@@ -193,9 +193,11 @@ def pair_across_documents(settings: Settings, run_id: int | None = None,
     catalog = Catalog(settings)
     pairs = []
     for pairing in (Pairing.of(match, _identity(settings, match)) for match in found):
-        aligned = _publish_pair(settings, pairing, pairing.pair_id in realign)
+        manifests = [read_manifest(settings, doc) or {}
+                     for doc in (pairing.english, pairing.other)]
+        aligned = _publish_pair(settings, pairing, manifests, pairing.pair_id in realign)
         if aligned or catalog.document(pairing.pair_id) is None:
-            _record_pair(catalog, run_id, pairing, settings)
+            _record_pair(catalog, run_id, pairing, manifests)
         pairs.append((pairing, aligned))
     taken = {pairing.english for pairing, _ in pairs}
     best = {m.english: m for m in sorted(scored, key=lambda m: m.score)}
@@ -207,10 +209,9 @@ def pair_across_documents(settings: Settings, run_id: int | None = None,
 
 
 def _record_pair(catalog: Catalog, run_id: int | None, pairing: Pairing,
-                 settings: Settings) -> None:
+                 manifests: list[dict[str, Any]]) -> None:
     """Record a published pair in the catalog: a document whose source is its two
-    documents' files."""
-    manifests = [read_manifest(settings, doc) or {} for doc in (pairing.english, pairing.other)]
+    documents' files (their ``manifests``)."""
     catalog.record_pair(run_id, pairing.pair_id, " + ".join(
         str(m.get("source", "?")) for m in manifests), hashlib.sha256("+".join(
             str(m.get("sha256")) for m in manifests).encode()).hexdigest())
@@ -235,12 +236,13 @@ def _identity(settings: Settings, match: Match) -> Identity:
     return identity_evidence(of(match.english), of(match.other))
 
 
-def _publish_pair(settings: Settings, pairing: Pairing, force: bool = False) -> bool:
-    """Align and publish a pair, unless it is up to date (and not ``force``); True if it
-    was aligned now. Up to date: the same two documents (content, and the review
-    decisions each was made with), build, pairing and review decisions of the pair."""
+def _publish_pair(settings: Settings, pairing: Pairing, manifests: list[dict[str, Any]],
+                  force: bool = False) -> bool:
+    """Align and publish a pair of documents with these ``manifests``, unless it is up to
+    date (and not ``force``); True if it was aligned now. Up to date: the same two
+    documents (content, and the review decisions each was made with), build, pairing and
+    review decisions of the pair."""
     pair_id = pairing.pair_id
-    manifests = [read_manifest(settings, doc) or {} for doc in (pairing.english, pairing.other)]
     record = {"doc_id": pair_id, "pair": [pairing.english, pairing.other],
               "sha256": [m.get("sha256") for m in manifests],
               "reviews": [m.get("review") for m in manifests],
@@ -278,7 +280,7 @@ def _publish_pair(settings: Settings, pairing: Pairing, force: bool = False) -> 
 def _remove_stale(settings: Settings, keep: set[str]) -> tuple[str, ...]:
     """Remove the published pairs not in ``keep``; their ids."""
     removed = []
-    for pair_id in pairs_published(settings):
+    for pair_id in pairings(settings):
         if pair_id not in keep:
             for folder in (settings.aligned / pair_id, settings.cleaned / pair_id):
                 shutil.rmtree(folder, ignore_errors=True)
@@ -290,7 +292,7 @@ def published_pairs(settings: Settings) -> list[tuple[Pairing, int]]:
     """The pairs across documents published in ``aligned/``, each with its number of
     units (``gazette status`` lists them)."""
     pairs = []
-    for pair_id, data in pairs_published(settings).items():
+    for pair_id, data in pairings(settings).items():
         units = settings.aligned / pair_id / f"{pair_id}.jsonl"
         pairs.append((Pairing.from_json(data), units.read_text(encoding="utf-8").count("\n")
                       if units.is_file() else 0))

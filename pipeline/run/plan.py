@@ -15,14 +15,14 @@ from pipeline.project.store import is_up_to_date, read_manifest
 from pipeline.read.ingest import discover
 from pipeline.records import DocumentSummary, Source
 
-__all__ = ["PAIRING", "current_documents", "inbox_documents", "pairs_published",
+__all__ = ["PAIRING", "current_documents", "inbox_documents", "pairings",
            "select_sources", "skipped", "unchanged_run"]
 
 #: The file that makes a folder of ``aligned/`` a pair across documents (what decided it).
 PAIRING = "pairing.json"
 
 
-def pairs_published(settings: Settings) -> dict[str, dict[str, Any]]:
+def pairings(settings: Settings) -> dict[str, dict[str, Any]]:
     """The pairs across documents published in ``aligned/``: pair id → its ``pairing.json``."""
     return {path.parent.name: json.loads(path.read_text(encoding="utf-8"))
             for path in sorted(settings.aligned.glob(f"*/{PAIRING}"))}
@@ -63,7 +63,7 @@ def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentS
     if not all(is_up_to_date(settings, source) for source in sources):
         return None
     current = current_documents(settings, sources)
-    for pair_id, pair in pairs_published(settings).items():
+    for pair_id, pair in pairings(settings).items():
         if not {pair["english"], pair["other"]} <= current:  # a pair whose file went
             return None
         if (read_manifest(settings, pair_id) or {}).get("review") != decisions.digest(
@@ -96,7 +96,7 @@ def inbox_documents(settings: Settings) -> set[str]:
     """The documents of the files in raw/ (an edition's acts with it), processed or not
     yet, and the pairs across documents published: what `gazette status` does not call
     gone."""
-    found: set[str] = set(pairs_published(settings))
+    found: set[str] = set(pairings(settings))
     for source in discover(settings):
         found.add(source.doc_id)
         found.update((read_manifest(settings, source.doc_id) or {}).get("acts") or ())
