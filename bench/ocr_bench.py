@@ -17,7 +17,7 @@ Each language is one image-only PDF of ``--pages`` pages, in two sets:
 
 Systems, one after another on the same files:
 
-* **gazette** — ``pipeline.read.ingest`` (deskew, median filter, one pack per document from
+* **gazette** — ``pipeline.read.ingest`` (deskew, paper levelled, one pack per document from
   a probe of its first scanned page, orientation and script detection where a reading
   is doubtful; its 2 page workers started and warmed by one reading before the timing,
   as in a long run);

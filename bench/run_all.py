@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The benchmark scripts (the other modules of bench/ are their helpers).
 SCRIPTS = ("langsplit_seeds", "sentences_ntrex", "repair_seeds", "legacy_hindi_bench",
            "ocr_bench", "edition_bench", "acts_bench", "inbox_bench", "align_bench",
-           "operations_bench", "pairing_bench", "pairing_scale_bench")
+           "operations_bench", "pairing_bench", "pairing_scale_bench", "scan_edition_bench")
 #: Packages whose versions move the figures.
 PACKAGES = ("pdfplumber", "pypdfium2", "pytesseract", "ftfy", "langdetect", "wordfreq",
             "sentence-transformers", "torch", "numpy", "pillow", "prefect", "ocrmypdf")

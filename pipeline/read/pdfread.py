@@ -91,7 +91,7 @@ def _read_pages(path: Path, settings: Settings) -> list[Page]:
         tracker = _Progress(path.name, count)
         pages: dict[int, Page] = {}
         to_ocr: list[_OcrNeed] = []
-        pool = page_pool(settings.page_workers)
+        pool = _pool_for(count, settings)
         layers = [pool.submit(_read_layer, readable, index, settings) for index in range(count)]
         for number, future in enumerate(layers, start=1):
             item = _outcome(path.name, number, future)
@@ -141,6 +141,28 @@ def page_pool(workers: int) -> Executor:
                     max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
             _POOL = (workers, executor)
         return _POOL[1]
+
+
+class _Here(Executor):
+    """Pages read in this process, each as it is submitted."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # the caller sees it as a worker's failure
+            future.set_exception(exc)
+        return future
+
+
+def _pool_for(pages: int, settings: Settings) -> Executor:
+    """Where a document of ``pages`` pages is read: on the page workers, but a one-page
+    document in this process when no worker is running yet (``gazette ingest`` of one
+    scan): starting a worker, a fresh interpreter with its imports, costs a tenth of
+    the page's OCR, and there is nothing to read beside it."""
+    with _POOL_LOCK:
+        idle = _POOL is None
+    return _Here() if pages == 1 and idle else page_pool(settings.page_workers)
 
 
 def shutdown_page_pool() -> None:
@@ -391,7 +413,7 @@ def _probe(path: Path, index: int, settings: Settings, tmp: Path
     the page prepared for its own reading, in the document's scratch folder ``tmp``."""
     try:
         page = prepare_page(_rasterize(path, index, settings.ocr_dpi),
-                            tmp / f"page-{index + 1:04d}.pbm")
+                            tmp / f"page-{index + 1:04d}.pgm")
         return (*probe_pack(page, settings), page)
     except Exception as exc:  # each page then says for itself why it cannot be read
         return settings.ocr_languages, f"no probe: {type(exc).__name__}: {exc}", None
@@ -410,7 +432,7 @@ def _read_page(path: Path, need: _OcrNeed, settings: Settings, pack: str | None,
     started = time.monotonic()
     with _scratch_folder(settings, "ocr") as tmp:
         page = prepared or prepare_page(_rasterize(path, need.number - 1, settings.ocr_dpi),
-                                        tmp / f"page-{need.number:04d}.pbm")
+                                        tmp / f"page-{need.number:04d}.pgm")
         try:
             result = read_scan(page, settings, need.script_hint, pack, why)
         finally:

@@ -1,0 +1,225 @@
+"""A scanned edition: gazette's reading against plain Tesseract, page by page and in CPU.
+
+Pages of the real 140-page DOU (``brazil-pdfs/DOUS1a.pdf``: three columns of 8-point
+serif, tables, a watermark) are rendered at 300 dpi as photocopies
+(``pairing_data.photocopy``: gray paper darkening to one side, gray ink, noise, a
+rotation under one degree, JPEG) into an image-only PDF, one per half:
+
+* **tuning** pages: 1, 19, 37, … (every 18th page from the first);
+* **reporting** pages: 10, 28, 46, … (every 18th from the tenth).
+
+The truth is each page's text layer: the words of its upright characters (the
+diagonal watermark left out), mended where the layer's spacing is not what the page
+shows: a run of three or more single letters is one letter-spaced word (``p r e s s ã
+o`` in a justified table cell), and a word in lower case running into one with a
+capital is two (``doGabinete``: the layer lost the space). Word F1 is order-free
+(``ocr_bench.word_f1``).
+
+Systems, on the same image-only PDF:
+
+* **gazette** — ``pipeline.read.ingest`` of the whole PDF in a fresh process, as
+  ``gazette ingest`` reads it (imports, the probe, its 2 page workers' start-up and
+  everything they run counted);
+* **Tesseract** — for each page ``pdftoppm -r 300 -gray`` then ``tesseract -l por
+  --psm 3`` with one thread (``OMP_THREAD_LIMIT=1``), each page read once, 2 pages at a
+  time: a user reading the pages in parallel.
+
+Then the per-document cost: each of the first ``--single`` pages of the half alone in
+a one-page PDF, read by gazette in a fresh process and by the reference. Usage::
+
+    .venv/bin/python bench/scan_edition_bench.py --shared ../shared --half reporting
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pdfplumber
+import pypdfium2
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from ocr_bench import word_f1  # noqa: E402
+from pairing_data import FIXED_DATE, photocopy  # noqa: E402
+
+EDITION = Path("corpora/brazil-pdfs/DOUS1a.pdf")
+HALVES = {"tuning": 1, "reporting": 10}
+STEP = 18
+ENV = {"OMP_THREAD_LIMIT": "1", "PATH": "/usr/bin:/bin"}
+
+#: What the fresh gazette process runs: ingest the PDF, print each page's text as JSON.
+_READ = """
+import json, sys
+from pathlib import Path
+from pipeline.config import Settings
+from pipeline.read.ingest import ingest, source_for
+from pipeline.read.pdfread import shutdown_page_pool
+document = ingest(source_for(Path(sys.argv[1])), Settings.for_root(Path(sys.argv[2])))
+shutdown_page_pool()
+print(json.dumps([[page.method, page.text] for page in document.pages]))
+"""
+
+
+def pages_of(half: str, total: int) -> list[int]:
+    """The page numbers (from 1) of a half."""
+    return list(range(HALVES[half], total + 1, STEP))
+
+
+def truth(edition: Path, numbers: list[int]) -> list[str]:
+    """Each page's words as its text layer prints them, the rotated watermark left out."""
+    texts = []
+    with pdfplumber.open(edition) as pdf:
+        for number in numbers:
+            page = pdf.pages[number - 1].filter(
+                lambda obj: obj.get("object_type") != "char" or abs(obj["matrix"][1]) < 0.01)
+            texts.append(mended(" ".join(word["text"] for word in page.extract_words())))
+    return texts
+
+
+def mended(text: str) -> str:
+    """A text layer's words with its spacing mended (see the module docstring).
+
+    >>> mended("Serviço de Im- p r e s s ã o / S U G R A e o Ministério doGabinete")
+    'Serviço de Im- pressão / SUGRA e o Ministério do Gabinete'
+    """
+    words: list[str] = []
+    for letter_case, run in itertools.groupby(text.split(), _letter_case):
+        group = list(run)
+        words.extend(["".join(group)] if letter_case and len(group) >= 3 else group)
+    return re.sub(r"(?<=[a-zà-ÿ])(?=[A-ZÀ-Þ])", " ", " ".join(words))
+
+
+def make_scan(edition: Path, numbers: list[int], out: Path, seed: int) -> None:
+    """The pages ``numbers`` of the edition as photocopies in an image-only PDF."""
+    rng = random.Random(seed)
+    document = pypdfium2.PdfDocument(str(edition))
+    images = [photocopy(document[number - 1].render(scale=300 / 72).to_pil(), rng)
+              for number in numbers]
+    document.close()
+    images[0].save(out, save_all=True, append_images=images[1:], resolution=300,
+                   creationDate=FIXED_DATE.timetuple(), modDate=FIXED_DATE.timetuple())
+
+
+def _letter_case(word: str) -> str:
+    """``upper`` or ``lower`` for a word of one letter, else empty."""
+    if len(word) != 1 or not word.isalpha():
+        return ""
+    return "upper" if word.isupper() else "lower"
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's finished children (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_gazette(pdf: Path, root: Path) -> tuple[list[str], list[str], float, float]:
+    """Page texts and methods, wall and CPU seconds of gazette reading ``pdf`` afresh."""
+    started, cpu_started = time.monotonic(), children_cpu()
+    done = subprocess.run([sys.executable, "-c", _READ, str(pdf), str(root)], cwd=ROOT,
+                          check=True, capture_output=True, text=True)
+    wall, used = time.monotonic() - started, children_cpu() - cpu_started
+    pages = json.loads(done.stdout)
+    return [text for _, text in pages], [method for method, _ in pages], wall, used
+
+
+def run_tesseract(pdf: Path, pages: int, folder: Path) -> tuple[list[str], float, float]:
+    """Page texts, wall and CPU seconds of pdftoppm + tesseract (por, one thread, 2 pages
+    at a time)."""
+    started, cpu_started = time.monotonic(), children_cpu()
+
+    def read(index: int) -> str:
+        stem = folder / f"{pdf.stem}-{index}"
+        subprocess.run(["pdftoppm", "-r", "300", "-gray", "-f", str(index + 1), "-l",
+                        str(index + 1), "-singlefile", str(pdf), str(stem)],
+                       check=True, capture_output=True, env=ENV)
+        result = subprocess.run(["tesseract", f"{stem}.pgm", "-", "-l", "por", "--psm", "3"],
+                                check=True, capture_output=True, text=True, env=ENV)
+        Path(f"{stem}.pgm").unlink()
+        return result.stdout
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        texts = list(pool.map(read, range(pages)))
+    return texts, time.monotonic() - started, children_cpu() - cpu_started
+
+
+def single_pages(edition: Path, numbers: list[int], folder: Path) -> list[tuple[int, float, float]]:
+    """Each page alone as a one-page scan: (page, gazette CPU, reference CPU)."""
+    rows = []
+    for number in numbers:
+        pdf = folder / f"single-{number}.pdf"
+        make_scan(edition, [number], pdf, seed=number)
+        *_, ours = run_gazette(pdf, folder / f"root-{number}")
+        *_, theirs = run_tesseract(pdf, 1, folder)
+        rows.append((number, ours, theirs))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    parser.add_argument("--half", choices=sorted(HALVES), default="reporting")
+    parser.add_argument("--single", type=int, default=3,
+                        help="pages of the half also read alone, as one-page scans")
+    args = parser.parse_args()
+    edition = args.shared / EDITION
+    with pdfplumber.open(edition) as pdf:
+        numbers = pages_of(args.half, len(pdf.pages))
+    truths = truth(edition, numbers)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        scan = folder / f"DOUS1a-{args.half}-scan.pdf"
+        make_scan(edition, numbers, scan, seed=HALVES[args.half])
+        ours, methods, ours_wall, ours_cpu = run_gazette(scan, folder / "root")
+        theirs, theirs_wall, theirs_cpu = run_tesseract(scan, len(numbers), folder)
+        singles = single_pages(edition, numbers[:args.single], folder)
+    report(args.half, numbers, truths, ours, methods, theirs,
+           (ours_wall, ours_cpu, theirs_wall, theirs_cpu), singles)
+
+
+def report(half: str, numbers: list[int], truths: list[str], ours: list[str],
+           methods: list[str], theirs: list[str], times: tuple[float, float, float, float],
+           singles: list[tuple[int, float, float]]) -> None:
+    ours_f1 = [word_f1(t, o) for t, o in zip(truths, ours, strict=True)]
+    theirs_f1 = [word_f1(t, o) for t, o in zip(truths, theirs, strict=True)]
+    print(f"### {half} half: {len(numbers)} pages\n")
+    print("| page | read as | gazette word F1 | Tesseract word F1 |")
+    print("|---:|---|---:|---:|")
+    for number, method, a, b in zip(numbers, methods, ours_f1, theirs_f1, strict=True):
+        mark = " (below)" if a < b else ""
+        print(f"| {number} | {method} | {a:.3f}{mark} | {b:.3f} |")
+    mean = sum(ours_f1) / len(ours_f1), sum(theirs_f1) / len(theirs_f1)
+    print(f"| all | | **{mean[0]:.3f}** | {mean[1]:.3f} |")
+    below = sum(a < b for a, b in zip(ours_f1, theirs_f1, strict=True))
+    print(f"\npages below plain Tesseract: {below} of {len(numbers)}\n")
+    ours_wall, ours_cpu, theirs_wall, theirs_cpu = times
+    print("| system | wall | CPU | CPU ratio |")
+    print("|---|---:|---:|---:|")
+    print(f"| gazette (fresh process, whole PDF) | {ours_wall:.1f} s | {ours_cpu:.1f} s | "
+          f"**{ours_cpu / theirs_cpu:.2f}** |")
+    print(f"| pdftoppm + tesseract -l por, 1 thread, 2 at a time | {theirs_wall:.1f} s | "
+          f"{theirs_cpu:.1f} s | 1.00 |")
+    if singles:
+        print("\n| one-page scan | gazette CPU | reference CPU | ratio |")
+        print("|---:|---:|---:|---:|")
+        for number, a, b in singles:
+            print(f"| page {number} | {a:.1f} s | {b:.1f} s | {a / b:.2f} |")
+        total = sum(a for _, a, _ in singles) / sum(b for *_, b in singles)
+        print(f"| all | | | **{total:.2f}** |")
+
+
+if __name__ == "__main__":
+    main()
