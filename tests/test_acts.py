@@ -111,6 +111,32 @@ def test_decisions_under_one_plural_heading_are_items_of_one_act():
     assert acts[1].bodies == ("CONSELHO NACIONAL DO MINISTÉRIO PÚBLICO",)
 
 
+MINISTRY_ACT = ("Ministério da Agricultura, Pecuária e Abastecimento\n.\nGABINETE DO MINISTRO\n"
+                "PORTARIA Nº 1.234, DE 29 DE SETEMBRO DE 2017\n"
+                "O MINISTRO DE ESTADO, no uso de suas atribuições, resolve:\n"
+                "Art. 1º Aprovar o regulamento.\nBLAIRO MAGGI\n")
+DECREE = ("DECRETO Nº 9.123, DE 30 DE SETEMBRO DE 2017\nPromulga o Acordo.\n"
+          "O PRESIDENTE DA REPÚBLICA, no uso da atribuição que lhe confere\n")
+
+
+def test_a_group_heading_in_capitals_is_the_issuing_body_of_the_numbered_act_under_it():
+    """``ATOS DO PODER EXECUTIVO`` over a decree, printed in capitals with no ``.``
+    line, is not an act of kind ``ato``, nor under the ministry of the acts before."""
+    acts = find_acts(pages(MINISTRY_ACT, "ATOS DO PODER EXECUTIVO\n" + DECREE))
+    assert [(a.kind, a.heading, a.bodies) for a in acts[1:]] == [
+        ("decreto", "DECRETO Nº 9.123, DE 30 DE SETEMBRO DE 2017", ("ATOS DO PODER EXECUTIVO",))]
+    assert acts[1].text.startswith("ATOS DO PODER EXECUTIVO\nDECRETO")
+    assert acts[0].text.endswith("BLAIRO MAGGI")
+
+
+def test_a_branch_in_capitals_heads_its_acts_under_no_earlier_banner():
+    acts = find_acts(pages(MINISTRY_ACT, "PRESIDÊNCIA DA REPÚBLICA\n" + DECREE))
+    assert acts[1].bodies == ("PRESIDÊNCIA DA REPÚBLICA",)
+    # the same banner in title case over its "." line, as DOUS1a prints it
+    acts = find_acts(pages(MINISTRY_ACT, "Atos do Poder Executivo\n.\n" + DECREE))
+    assert acts[1].bodies == ("Atos do Poder Executivo",)
+
+
 def test_running_heads_and_text_in_capitals_start_no_act():
     edition = pages(
         "SECRETARIA DE PORTOS\nPORTARIA No- 349, DE 30 DE SETEMBRO DE 2014\n"
@@ -140,3 +166,17 @@ def test_the_first_pages_of_a_real_edition_give_the_acts_marked_by_hand(shared: 
         assert (act.first_page, act.kind) == (int(marked["page"]), marked["kind"])
         assert "".join(act.heading.split()).startswith("".join(marked["heading"].split()))
         assert act.bodies and act.first_page <= act.last_page
+
+
+def test_a_line_quoting_another_act_of_its_kind_is_text_of_the_act():
+    acts = find_acts(pages(
+        "Ministério da Fazenda\n.\nSECRETARIA DA RECEITA FEDERAL DO BRASIL\n"
+        "SOLUÇÃO DE CONSULTA Nº 6.012, DE 27 DE SETEMBRO DE 2017\n"
+        "ASSUNTO: Imposto sobre a Renda de Pessoa Física - IRPF\n"
+        "EMENTA: Os rendimentos são tributáveis na forma da lei.\n"
+        "SOLUÇÃO DE CONSULTA VINCULADA À SOLUÇÃO DE CONSULTA COSIT Nº 99.006, DE 27 DE "
+        "MAIO DE 2017.\nDISPOSITIVOS LEGAIS: Lei nº 7.713, de 1988, art. 3º.\nFULANO DE TAL\n"
+        "SOLUÇÃO DE CONSULTA Nº 6.013, DE 27 DE SETEMBRO DE 2017\nASSUNTO: Contribuições\n"))
+    assert [a.heading for a in acts] == ["SOLUÇÃO DE CONSULTA Nº 6.012, DE 27 DE SETEMBRO DE 2017",
+                                         "SOLUÇÃO DE CONSULTA Nº 6.013, DE 27 DE SETEMBRO DE 2017"]
+    assert "VINCULADA À SOLUÇÃO DE CONSULTA COSIT" in acts[0].text

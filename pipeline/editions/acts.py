@@ -17,9 +17,12 @@ An act starts at a heading line: a line in capitals (or in capitals up to the ac
 number, ``ACÓRDÃO Nº 2506/2014 - TCU - Plenário``) that begins with the name of a
 kind of act (:data:`KINDS`) and goes on as headings do — a number (``Nº 564``), a
 date (``DE 30 DE SETEMBRO``), an issuer (``DESPACHO DO MINISTRO``), a qualifier
-(``PORTARIA INTERMINISTERIAL Nº 954,``) or nothing (``RETIFICAÇÕES``). A heading line
-straight after another belongs to the same act (``DESPACHOS DA PRESIDENTA DA
-REPÚBLICA`` / ``MENSAGEM``). A plural heading (``PORTARIAS DE 29 DE SETEMBRO DE
+(``PORTARIA INTERMINISTERIAL Nº 954,``) or nothing (``RETIFICAÇÕES``); a line that
+names its kind again before its number quotes another act. A heading line straight
+after another belongs to the same act (``DESPACHOS DA PRESIDENTA DA REPÚBLICA`` /
+``MENSAGEM``), unless the first is a plural with no number over a numbered heading:
+then it is a group heading and an issuing body (``ATOS DO PODER EXECUTIVO`` /
+``DECRETO Nº 9.123``). A plural heading (``PORTARIAS DE 29 DE SETEMBRO DE
 2014``) is one act: the edition prints it under one signature. The capitals above a
 heading name its issuing bodies; an act printed with none has the bodies of the act
 before it (the edition names a body once for a run of its acts).
@@ -95,7 +98,11 @@ _BODY_WORDS = re.compile(
     r"COMANDO|TRIBUNAL|PR[ÓO]-REITORIA|CASA CIVIL|ADVOCACIA|PROCURADORIA|PLEN[ÁA]RIO|"
     r"GER[ÊE]NCIA|SUPREMO|COMISS[ÃA]O|C[ÂA]MARA|SERVI[ÇC]O|BANCO|CENTRO|DELEGACIA|"
     r"ASSESSORIA|CORREGEDORIA|OUVIDORIA|AUDITORIA|SUBSECRETARIA|ESCOLA|HOSPITAL|"
-    r"EMPRESA|COMPANHIA|JUSTI[ÇC]A|POL[ÍI]CIA|EX[ÉE]RCITO|MARINHA|AERON[ÁA]UTICA|REITORIA)\b")
+    r"EMPRESA|COMPANHIA|JUSTI[ÇC]A|POL[ÍI]CIA|EX[ÉE]RCITO|MARINHA|AERON[ÁA]UTICA|REITORIA|"
+    r"PRESID[ÊE]NCIA|PODER)\b")
+
+#: Bodies printed in capitals that head a branch of state, under no banner.
+_TOP_LEVEL = re.compile(r"(PRESID[ÊE]NCIA|ATOS DO PODER|PODER)\b")
 
 #: How the banners over a ministry's or a branch's acts begin.
 _BANNER = re.compile(r"(Minist[ée]rio|Presid[êe]ncia|Atos|Conselho|Tribunal|Poder|Entidades|"
@@ -147,6 +154,8 @@ class _Draft:
     lines: list[_Line]
     #: Still in its heading: no line of text seen yet.
     open: bool = True
+    #: Its bodies are the act before it's (the edition named none above it).
+    inherited: bool = False
 
     def done(self, text: str) -> Act:
         start, end = self.lines[0].start, self.lines[-1].end
@@ -193,7 +202,7 @@ def heading_kind(line: str) -> str | None:
         word = word[:-1]  # "PORTARIAN o- 1.875": the number sign glued to the kind
     if word not in KINDS:  # a kind never seen: known by the whole shape of its heading
         return word.lower() if len(word) >= 4 and _NUMBERED_AND_DATED.match(line) else None
-    if not _HEADING_REST.match(line[len(word):]):
+    if not _HEADING_REST.match(line[len(word):]) or _quotes_its_kind(word, line):
         return None
     # in capitals throughout, or up to its number ("ACÓRDÃO Nº 2506/2014 - TCU - Plenário")
     numbered = _NUMBERED.match(line[len(word):])
@@ -202,6 +211,21 @@ def heading_kind(line: str) -> str | None:
             line[len(word) + numbered.end():])):
         return None
     return KINDS[word]
+
+
+def _quotes_its_kind(word: str, line: str) -> bool:
+    """``line`` names the kind ``word`` again before its number: it refers to another
+    act of that kind, it heads none (``SOLUÇÃO DE CONSULTA VINCULADA À SOLUÇÃO DE
+    CONSULTA COSIT Nº 99.006``, a line of an act's text).
+
+    >>> _quotes_its_kind("SOLUÇÃO", "SOLUÇÃO DE CONSULTA VINCULADA À SOLUÇÃO DE CONSULTA Nº 9")
+    True
+    >>> _quotes_its_kind("PORTARIA", "PORTARIA Nº 564, DE 30 DE SETEMBRO DE 2014")
+    False
+    """
+    number = re.search(rf"\s{NUMBER_SIGN}\d", line)
+    before = line[len(word):number.start() if number else len(line)]
+    return bool(re.search(rf"\b{word}\b", before))
 
 
 def find_acts(pages: Sequence[Page]) -> list[Act]:
@@ -225,6 +249,9 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
             ministry, fresh, capitals = " ".join(b.text for b in banner), True, []
             if current is not None and current.lines[-len(banner):] == banner:
                 del current.lines[-len(banner):]
+        elif kind and current and current.open and not capitals \
+                and _groups(current, line.text):
+            acts[-1] = _grouped(current, kind, line)  # "ATOS DO PODER EXECUTIVO" / "DECRETO Nº 1"
         elif kind and current and current.open and not capitals:
             current.heading.append(line.text)  # a second heading line of the same act
             current.lines.append(line)
@@ -267,15 +294,41 @@ def _heading_kind_at(lines: list[_Line], index: int, recent: list[_Line]) -> str
 def _new_act(kind: str, heading: _Line, capitals: list[_Line], current: _Draft | None,
              ministry: str, fresh: bool) -> _Draft:
     """The act ``heading`` starts. Of the lines in capitals above it, those that name
-    bodies are its issuing bodies (taken off the end of the act before it); with none,
-    it has the bodies of the act before it, or after a new banner the banner's."""
+    bodies are its issuing bodies (taken off the end of the act before it), under the
+    banner now in force — but a banner printed over earlier acts gives way to bodies
+    that name a branch of state (``PRESIDÊNCIA DA REPÚBLICA``; a ministry in capitals
+    is a body under its banner: ``MINISTÉRIO PÚBLICO DO TRABALHO``); with none, it has
+    the bodies of the act before it, or after a new banner the banner's."""
     start = _first_body([c.text for c in capitals])
     found = _names([c.text for c in capitals[start:]])
     if current is not None and found:
         del current.lines[start - len(capitals):]
-    bodies = (current.bodies if current is not None and not found and not fresh
-              else (ministry,) * bool(ministry) + tuple(found))
-    return _Draft(kind, [heading.text], bodies, heading.page, [*capitals[start:], heading])
+    inherited = current is not None and not found and not fresh
+    under_banner = bool(ministry) and (fresh or not (found and _TOP_LEVEL.match(found[0])))
+    bodies = (current.bodies if current is not None and inherited
+              else (ministry,) * under_banner + tuple(found))
+    return _Draft(kind, [heading.text], bodies, heading.page, [*capitals[start:], heading],
+                  inherited=inherited)
+
+
+def _groups(act: _Draft, line: str) -> bool:
+    """``act``, still in its heading, is no act but a group heading over the act that
+    ``line`` heads: ``act``'s heading names a kind in the plural with no number
+    (``ATOS DO PODER EXECUTIVO``), and ``line`` heads an act with a number of its own
+    (``DECRETO Nº 9.123, DE 2 DE OUTUBRO DE 2017``). A heading line with no number
+    under it goes on the same act's heading (``DESPACHOS DA PRESIDENTA DA REPÚBLICA``
+    / ``MENSAGEM``)."""
+    return (len(act.heading) == 1 and _act_number(act.heading[0]) == ""
+            and _act_number(line) != "" and bool(re.match(r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]+S\b", act.heading[0])))
+
+
+def _grouped(group: _Draft, kind: str, heading: _Line) -> _Draft:
+    """The act ``heading`` starts under the group heading ``group``: the group is one of
+    its issuing bodies, after the bodies printed above the group (those of the act
+    before it are no longer in force)."""
+    outer = () if group.inherited else group.bodies
+    return _Draft(kind, [heading.text], (*outer, " ".join(group.heading)), heading.page,
+                  [*group.lines, heading])
 
 
 #: Words a line of a title in capitals ends with when the title goes on in the next.
