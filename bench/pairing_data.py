@@ -44,7 +44,7 @@ import re
 import shutil
 import textwrap
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -417,11 +417,13 @@ def photocopy(page: Image.Image, rng: random.Random) -> Image.Image:
     return Image.open(jpeg).convert("L")
 
 
-def scanned(pdf: Path, out: Path, seed: int) -> None:
-    """Every page of ``pdf`` rendered at 300 dpi as a photocopy, into an image-only PDF."""
+def scanned(pdf: Path, out: Path, seed: int, numbers: Sequence[int] | None = None) -> None:
+    """Every page of ``pdf`` (or the pages ``numbers``, from 1) rendered at 300 dpi as a
+    photocopy, into an image-only PDF."""
     rng = random.Random(seed)
     document = pypdfium2.PdfDocument(str(pdf))
-    images = [photocopy(page.render(scale=300 / 72).to_pil(), rng) for page in document]
+    pages = [document[n - 1] for n in numbers] if numbers is not None else list(document)
+    images = [photocopy(page.render(scale=300 / 72).to_pil(), rng) for page in pages]
     document.close()
     images[0].save(out, save_all=True, append_images=images[1:], resolution=300,
                    creationDate=FIXED_DATE.timetuple(), modDate=FIXED_DATE.timetuple())

@@ -35,30 +35,25 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import random
 import re
-import resource
 import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pdfplumber
-import pypdfium2
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from ocr_bench import word_f1  # noqa: E402
-from pairing_data import FIXED_DATE, photocopy  # noqa: E402
+import ocr_bench  # noqa: E402
+from pairing_data import scanned  # noqa: E402
 
 EDITION = Path("corpora/brazil-pdfs/DOUS1a.pdf")
 HALVES = {"tuning": 1, "reporting": 10}
 STEP = 18
-ENV = {"OMP_THREAD_LIMIT": "1", "PATH": "/usr/bin:/bin"}
 
 #: What the fresh gazette process runs: ingest the PDF, print each page's text as JSON.
 _READ = """
@@ -102,17 +97,6 @@ def mended(text: str) -> str:
     return re.sub(r"(?<=[a-zà-ÿ])(?=[A-ZÀ-Þ])", " ", " ".join(words))
 
 
-def make_scan(edition: Path, numbers: list[int], out: Path, seed: int) -> None:
-    """The pages ``numbers`` of the edition as photocopies in an image-only PDF."""
-    rng = random.Random(seed)
-    document = pypdfium2.PdfDocument(str(edition))
-    images = [photocopy(document[number - 1].render(scale=300 / 72).to_pil(), rng)
-              for number in numbers]
-    document.close()
-    images[0].save(out, save_all=True, append_images=images[1:], resolution=300,
-                   creationDate=FIXED_DATE.timetuple(), modDate=FIXED_DATE.timetuple())
-
-
 def _letter_case(word: str) -> str:
     """``upper`` or ``lower`` for a word of one letter, else empty."""
     if len(word) != 1 or not word.isalpha():
@@ -120,40 +104,21 @@ def _letter_case(word: str) -> str:
     return "upper" if word.isupper() else "lower"
 
 
-def children_cpu() -> float:
-    """CPU seconds of this process's finished children (and theirs)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def run_gazette(pdf: Path, root: Path) -> tuple[list[str], list[str], float, float]:
     """Page texts and methods, wall and CPU seconds of gazette reading ``pdf`` afresh."""
-    started, cpu_started = time.monotonic(), children_cpu()
+    started, cpu_started = time.monotonic(), ocr_bench.cpu()
     done = subprocess.run([sys.executable, "-c", _READ, str(pdf), str(root)], cwd=ROOT,
                           check=True, capture_output=True, text=True)
-    wall, used = time.monotonic() - started, children_cpu() - cpu_started
+    wall, used = time.monotonic() - started, ocr_bench.cpu() - cpu_started
     pages = json.loads(done.stdout)
     return [text for _, text in pages], [method for method, _ in pages], wall, used
 
 
 def run_tesseract(pdf: Path, pages: int, folder: Path) -> tuple[list[str], float, float]:
-    """Page texts, wall and CPU seconds of pdftoppm + tesseract (por, one thread, 2 pages
-    at a time)."""
-    started, cpu_started = time.monotonic(), children_cpu()
-
-    def read(index: int) -> str:
-        stem = folder / f"{pdf.stem}-{index}"
-        subprocess.run(["pdftoppm", "-r", "300", "-gray", "-f", str(index + 1), "-l",
-                        str(index + 1), "-singlefile", str(pdf), str(stem)],
-                       check=True, capture_output=True, env=ENV)
-        result = subprocess.run(["tesseract", f"{stem}.pgm", "-", "-l", "por", "--psm", "3"],
-                                check=True, capture_output=True, text=True, env=ENV)
-        Path(f"{stem}.pgm").unlink()
-        return result.stdout
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        texts = list(pool.map(read, range(pages)))
-    return texts, time.monotonic() - started, children_cpu() - cpu_started
+    """Page texts, wall and CPU seconds of the reference (``ocr_bench.run_tesseract``:
+    pdftoppm + tesseract with ``por``, one thread, 2 pages at a time)."""
+    texts, wall, used = ocr_bench.run_tesseract({"pt": (pdf, [""] * pages)}, folder)
+    return texts["pt"], wall, used
 
 
 def single_pages(edition: Path, numbers: list[int], folder: Path) -> list[tuple[int, float, float]]:
@@ -161,7 +126,7 @@ def single_pages(edition: Path, numbers: list[int], folder: Path) -> list[tuple[
     rows = []
     for number in numbers:
         pdf = folder / f"single-{number}.pdf"
-        make_scan(edition, [number], pdf, seed=number)
+        scanned(edition, pdf, seed=number, numbers=[number])
         *_, ours = run_gazette(pdf, folder / f"root-{number}")
         *_, theirs = run_tesseract(pdf, 1, folder)
         rows.append((number, ours, theirs))
@@ -182,7 +147,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         scan = folder / f"DOUS1a-{args.half}-scan.pdf"
-        make_scan(edition, numbers, scan, seed=HALVES[args.half])
+        scanned(edition, scan, seed=HALVES[args.half], numbers=numbers)
         ours, methods, ours_wall, ours_cpu = run_gazette(scan, folder / "root")
         theirs, theirs_wall, theirs_cpu = run_tesseract(scan, len(numbers), folder)
         singles = single_pages(edition, numbers[:args.single], folder)
@@ -193,8 +158,8 @@ def main() -> None:
 def report(half: str, numbers: list[int], truths: list[str], ours: list[str],
            methods: list[str], theirs: list[str], times: tuple[float, float, float, float],
            singles: list[tuple[int, float, float]]) -> None:
-    ours_f1 = [word_f1(t, o) for t, o in zip(truths, ours, strict=True)]
-    theirs_f1 = [word_f1(t, o) for t, o in zip(truths, theirs, strict=True)]
+    ours_f1 = [ocr_bench.word_f1(t, o) for t, o in zip(truths, ours, strict=True)]
+    theirs_f1 = [ocr_bench.word_f1(t, o) for t, o in zip(truths, theirs, strict=True)]
     print(f"### {half} half: {len(numbers)} pages\n")
     print("| page | read as | gazette word F1 | Tesseract word F1 |")
     print("|---:|---|---:|---:|")

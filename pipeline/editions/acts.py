@@ -102,7 +102,7 @@ _BODY_WORDS = re.compile(
     r"PRESID[ÊE]NCIA|PODER)\b")
 
 #: Bodies printed in capitals that head a branch of state, under no banner.
-_TOP_LEVEL = re.compile(r"(PRESID[ÊE]NCIA|ATOS DO PODER|PODER)\b")
+_TOP_LEVEL = re.compile(r"(PRESID[ÊE]NCIA|PODER)\b")
 
 #: How the banners over a ministry's or a branch's acts begin.
 _BANNER = re.compile(r"(Minist[ée]rio|Presid[êe]ncia|Atos|Conselho|Tribunal|Poder|Entidades|"

@@ -4,9 +4,8 @@ A document's script and language are decided once, cheaply, before its pages are
 (:func:`probe_pack`): a strip in the middle of its first scanned page is read with
 ``eng`` (a twenty-fifth of a page's work); readable text gives its language (``por``,
 ``swe`` or ``eng``, see :func:`reading_language`), unreadable text has its script
-detected on that strip
-(``Devanagari``). Each page is then read once with that single pack, in steps that each
-log what they decided (:func:`read_scan`):
+detected on that strip (``Devanagari``). Each page is then read once with that single
+pack, in steps that each log what they decided (:func:`read_scan`):
 
 1. The page is prepared (:func:`prepare_page`): its skew is measured and undone, and
    its paper is levelled to white (a shadow too); it stays in gray, so that thin
@@ -160,14 +159,14 @@ def probe_pack(prepared: PreparedPage, settings: Settings, engine: OcrEngine = T
     height it spans, two fifths of the page's width) is read with ``eng``: readable
     text tells its language (:func:`reading_language`); text too doubtful to tell has
     its script detected on the strip (``Devanagari``). A strip that tells neither (a
-    title page's white space, a table) is passed over for the
-    next one. None tells: ``Settings.ocr_languages``.
+    title page's white space, a table) is passed over for the next one. None tells:
+    ``Settings.ocr_languages``.
     """
     page = np.asarray(Image.open(prepared.path).convert("L"))
     strip = prepared.path.with_name(prepared.path.stem + "-probe.pgm")
+    margin = round(page.shape[1] * (1 - _PROBE_WIDTH) / 2)
     try:
         for top, bottom in _PROBE_STRIPS:
-            margin = round(page.shape[1] * (1 - _PROBE_WIDTH) / 2)
             band = page[whole_lines(page, top, bottom), margin:page.shape[1] - margin]
             if not band.size:  # a blank page
                 break
