@@ -35,6 +35,7 @@ Everything here is pure: vectors come from an ``embed`` function.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import re
@@ -115,7 +116,8 @@ def digest(doc_id: str, language: str, sentences: Sequence[str], embed: Embed,
     texts = [sentences[i] for i in sample]
     mean = embed(texts).mean(axis=0) if texts else np.zeros(384, np.float32)
     return Digest(doc_id, language, len(sentences), tuple(zip(sample, texts, strict=True)),
-                  _unit(mean), sum(map(numbers_of, sentences), Counter()))
+                  _unit(mean), Counter(itertools.chain.from_iterable(
+                      numbers_of(s).elements() for s in sentences)))
 
 
 def language_offsets(languages: Iterable[str], embed: Embed, count: int = 64

@@ -19,9 +19,10 @@ def in_capitals(line: str) -> bool:
     """``APÊNDICE A``, ``DILMA ROUSSEFF``: letters mostly of a cased script, none of
     them lower case (Devanagari has no capitals: a line in it, ``GST`` or not, is in
     none)."""
-    cased = [c for c in line if c.isupper() or c.islower()]
-    return (len(cased) >= 2 and 2 * len(cased) >= sum(c.isalpha() for c in line)
-            and not any(c.islower() for c in cased))
+    if any(map(str.islower, line)):  # most lines: found at once, and the answer
+        return False
+    upper = sum(map(str.isupper, line))
+    return upper >= 2 and 2 * upper >= sum(map(str.isalpha, line))
 
 
 def starts_next_item(paragraph: str, line: str) -> bool:
