@@ -397,7 +397,10 @@ def prefect_environment(settings: Settings) -> dict[str, str]:
 
     Prefect's ephemeral server takes 10–16 s to start on these machines (its default
     timeout is 20 s), and a fresh database logs a telemetry traceback unless analytics
-    are off. Values already set by the user win.
+    are off. The temporary server writes to the run's terminal, and as it stops it can
+    log a database connection its shutdown cancelled (SQLAlchemy's ``Exception during
+    reset or similar``, a traceback): loggers that Prefect and gazette do not set
+    (the root's) say only what is critical. Values already set by the user win.
     """
     wanted = {
         "PREFECT_HOME": str(settings.state / "prefect"),
@@ -405,5 +408,6 @@ def prefect_environment(settings: Settings) -> dict[str, str]:
         "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
         "DO_NOT_TRACK": "1",
         "PREFECT_LOGGING_EXTRA_LOGGERS": "pipeline",
+        "PREFECT_LOGGING_ROOT_LEVEL": "CRITICAL",
     }
     return {key: os.environ.get(key, value) for key, value in wanted.items()}
