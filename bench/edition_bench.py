@@ -67,10 +67,10 @@ import json, sys, tempfile
 from pathlib import Path
 from pipeline.config import Settings
 from pipeline.read.ingest import ingest, source_for
-from pipeline.read.pdfread import shutdown_page_pool
+from pipeline import workers
 with tempfile.TemporaryDirectory() as tmp:
     document = ingest(source_for(Path(sys.argv[1])), Settings.for_root(Path(tmp)))
-shutdown_page_pool()  # the workers end, so their CPU time is counted
+workers.shutdown()  # the workers end, so their CPU time is counted
 json.dump([page.text for page in document.pages], open(sys.argv[2], "w"))
 """
 

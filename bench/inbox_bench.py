@@ -30,14 +30,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from pipeline.config import Settings
 from pipeline.read.ingest import ingest, source_for
-from pipeline.read.pdfread import shutdown_page_pool
+from pipeline import workers
 at_once, files = int(sys.argv[1]), sys.argv[2:]
 with tempfile.TemporaryDirectory() as tmp:
     settings = Settings.for_root(Path(tmp))
     with ThreadPoolExecutor(max_workers=at_once) as documents:
         pages = sum(len(d.pages) for d in documents.map(
             lambda f: ingest(source_for(Path(f)), settings), files))
-shutdown_page_pool()
+workers.shutdown()
 print(pages)
 """
 

@@ -64,9 +64,9 @@ import numpy as np  # noqa: E402
 from make_samples import DPI, MARGIN, PAGE, SERIF, Aging, render_scan, wrap  # noqa: E402
 from PIL import Image, ImageFilter, ImageFont  # noqa: E402
 
+from pipeline import workers  # noqa: E402
 from pipeline.config import Settings  # noqa: E402
 from pipeline.read.ingest import ingest, source_for  # noqa: E402
-from pipeline.read.pdfread import shutdown_page_pool  # noqa: E402
 
 DEVANAGARI_FONT = Path("/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf")
 OCRMYPDF_PACK = {"pt": "por", "sv": "swe", "hi": "hin", "en": "eng"}
@@ -204,7 +204,7 @@ def run_gazette(scans: dict[str, tuple[Path, list[str]]], settings: Settings
         texts_[language] = [page.text for page in document.pages]
         packs[language] = [page.ocr_languages or "eng" for page in document.pages]
     elapsed, used = time.monotonic() - started, cpu() - cpu_started
-    shutdown_page_pool()
+    workers.shutdown()
     return texts_, packs, elapsed, used
 
 

@@ -61,9 +61,9 @@ import json, sys
 from pathlib import Path
 from pipeline.config import Settings
 from pipeline.read.ingest import ingest, source_for
-from pipeline.read.pdfread import shutdown_page_pool
+from pipeline import workers
 document = ingest(source_for(Path(sys.argv[1])), Settings.for_root(Path(sys.argv[2])))
-shutdown_page_pool()
+workers.shutdown()
 print(json.dumps([[page.method, page.text] for page in document.pages]))
 """
 

@@ -1,8 +1,10 @@
 """The main job as Prefect flows: every document in the inbox through every stage.
 
-The flows only orchestrate; the work is in :mod:`pipeline.run.stages`. Each document is
-one task (``process-document``) whose stages run as nested tasks, so documents can
-fan out to a task runner (Dask with ``gazette run --dask``). A document is skipped
+The flows only orchestrate; the work is in :mod:`pipeline.run.stages` and
+:mod:`pipeline.run.document`. Each document is one task (``process-document``) whose
+stages run as nested tasks, so documents can fan out to a task runner (Dask with
+``gazette run --dask``); an edition's acts are a task each (``process-act``), whose
+stages run as plain calls on the run's worker processes. A document is skipped
 when its published manifest says it is done with this content, build key and review
 (:func:`pipeline.project.store.is_up_to_date`); a failed document is recorded with its reason
 and the run goes on. Reading a document (the OCR) is cached by content hash, pipeline
@@ -28,12 +30,11 @@ from flows import lost_tasks
 from pipeline.align.documents import MIN_SCORE
 from pipeline.config import Settings, check_settings
 from pipeline.editions.cut import ActDocument
-from pipeline.errors import LockLostError
 from pipeline.project.catalog import Catalog
 from pipeline.project.store import is_up_to_date
 from pipeline.read.ingest import discover, ignored, ingest
-from pipeline.records import DocumentSummary, IngestedDocument, Source
-from pipeline.run import crossdoc, plan, stages
+from pipeline.records import DocumentSummary, Source
+from pipeline.run import crossdoc, document, plan, stages
 from pipeline.run.context import DocumentContext
 from pipeline.run.report import run_report
 
@@ -92,86 +93,52 @@ class Processed:
     acts: tuple[ActDocument, ...] = ()
 
 
+#: A document's stages as the tasks above.
+STAGE_TASKS = document.Stages(repair_task, split_task, structure_task, align_task, export_task)
+
+
 @task(name="process-document", task_run_name="{source.doc_id}", cache_policy=NO_CACHE,
       persist_result=False)
 def process_document(source: Source, settings: Settings, run_id: int) -> Processed:
     """Read one document, then cut it into acts if it is an edition, else run every
     stage on it and publish its outputs; failures are summaries."""
     acts: list[ActDocument] = []
+    ctx = DocumentContext.of(source, settings)
 
-    def work(ctx: DocumentContext, catalog: Catalog) -> DocumentSummary:
+    def work(catalog: Catalog) -> DocumentSummary:
         with catalog.stage(run_id, source.doc_id, "ingest"):
-            document = stages.run_ingest(ctx, read=read_task)
-        cut = stages.run_cut(document, ctx)
+            ingested = stages.run_ingest(ctx, read=read_task)
+        cut = stages.run_cut(ingested, ctx)
         get_run_logger().info("%s: %s", source.relpath, cut.reason)
         if not cut.acts:
-            return _analyse(document, ctx, catalog, run_id)
-        summary = stages.finish_edition(document, cut, ctx)
+            return document.analyse(ingested, ctx, catalog, run_id, STAGE_TASKS)
+        summary = stages.finish_edition(ingested, cut, ctx)
         acts.extend(cut.acts)  # published: its acts are to be processed
         return summary
 
-    return Processed(_processed(DocumentContext.of(source, settings), source.relpath, run_id,
-                                work), tuple(acts))
+    summary = document.processed(ctx, run_id, work)
+    _say_how_it_ended(source.relpath, summary, ctx.review.stale)
+    return Processed(summary, tuple(acts))
 
 
 @task(name="process-act", task_run_name="{act.doc_id}", cache_policy=NO_CACHE,
       persist_result=False)
 def process_act(act: ActDocument, settings: Settings, run_id: int) -> DocumentSummary:
-    """Run the stages from repair on one act of an edition and publish its outputs."""
-    # the stages as plain calls: an edition has hundreds of acts, and a task run per
-    # stage and act would cost more than the work
-    def work(ctx: DocumentContext, catalog: Catalog) -> DocumentSummary:
-        stages.write_pages(act.document, ctx)
-        return _analyse(act.document, ctx, catalog, run_id)
-
-    return _processed(DocumentContext.of(act.document.source, settings, act), act.doc_id,
-                      run_id, work)
+    """Run the stages from repair on one act of an edition, on one of the run's worker
+    processes, and publish its outputs."""
+    outcome = document.process_act_on_worker(act, settings, run_id)
+    _say_how_it_ended(act.doc_id, outcome.summary, outcome.stale)
+    return outcome.summary
 
 
-def _processed(ctx: DocumentContext, name: str, run_id: int,
-               work: Callable[[DocumentContext, Catalog], DocumentSummary]) -> DocumentSummary:
-    """Do ``work`` on a document's staging folders and record how it ended: its summary,
-    or on any error a failed summary with the reason (logged as ``name``'s); outputs
-    ``work`` did not publish are discarded. The run goes on either way."""
-    source, out = ctx.source, ctx.out
-    catalog = Catalog(ctx.settings)
-    out.start()
-    try:
-        summary = work(ctx, catalog)
-    except LockLostError:
-        raise  # not this document's fault: the run stops
-    except Exception as exc:  # a failed document is reported; the run goes on
-        get_run_logger().error("%s failed: %s", name, exc)
-        summary = DocumentSummary(doc_id=source.doc_id, relpath=source.relpath,
-                                  status="failed", error=str(exc))
-    finally:
-        out.discard()
-    catalog.record(run_id, source, summary)
-    return summary
-
-
-def _analyse(document: IngestedDocument, ctx: DocumentContext, catalog: Catalog, run_id: int
-             ) -> DocumentSummary:
-    """Repair, split, structure, align and export one document (or one act: then each
-    stage is a plain call, not a task) and publish it."""
-    def step(stage: Task[P, R]) -> Callable[P, R]:
-        return stage if ctx.act is None else stage.fn
-
-    doc_id = ctx.doc_id
-    with catalog.stage(run_id, doc_id, "repair"):
-        cleaned = step(repair_task)(document, ctx)
-    with catalog.stage(run_id, doc_id, "split"):
-        sections = step(split_task)(cleaned, ctx)
-    with catalog.stage(run_id, doc_id, "structure"):
-        articles = step(structure_task)(sections, cleaned, ctx)
-    with catalog.stage(run_id, doc_id, "align"):
-        sentences = step(align_task)(articles, ctx)
-    for stale in ctx.review.stale:
-        get_run_logger().warning("%s: a review decision no longer applies: %s", doc_id, stale)
-    with catalog.stage(run_id, doc_id, "export"):
-        counts = step(export_task)(sentences, articles, cleaned, ctx)
-    crossdoc.run_digest(articles, sections, ctx.settings, ctx.out)
-    return stages.finish(cleaned, sections, sentences, counts, ctx)
+def _say_how_it_ended(name: str, summary: DocumentSummary, stale: Sequence[str]) -> None:
+    """Log a document's failure with its reason, and the review decisions that no
+    longer apply to it."""
+    logger = get_run_logger()
+    for reason in stale:
+        logger.warning("%s: a review decision no longer applies: %s", summary.doc_id, reason)
+    if summary.status == "failed":
+        logger.error("%s failed: %s", name, summary.error)
 
 
 def _log_pairs(found: crossdoc.CrossPairs) -> None:

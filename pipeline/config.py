@@ -166,8 +166,9 @@ class Settings:
     #: A first OCR reading with a lower mean word confidence (0–100) makes the page
     #: go through orientation and script detection (a turned or Devanagari page).
     min_ocr_confidence: float = 70.0
-    #: Worker processes that read the pages of a run (text layers and OCR, one page at a
-    #: time each; Tesseract runs single-threaded): one per core.
+    #: Worker processes of a run (:mod:`pipeline.workers`): they read the pages (text
+    #: layers and OCR, one page at a time each; Tesseract runs single-threaded) and take
+    #: an edition's acts through their stages: one per core.
     page_workers: int = 2
     #: The run catalog's database, a SQLAlchemy URL (``postgresql+psycopg://host/db``)
     #: for a project processed by several machines; unset, the project's SQLite file

@@ -187,10 +187,10 @@ def test_a_page_worker_that_dies_fails_the_document_not_the_run(settings: Settin
 
     import psutil
 
+    from pipeline import workers as run_workers
     from pipeline.errors import GazetteError
-    from pipeline.read.pdfread import page_pool
 
-    page_pool(settings.page_workers)  # started here, so its workers can be found
+    run_workers.pool(settings.page_workers)  # started here, so its workers can be found
     failure: list[BaseException] = []
 
     def read() -> None:
@@ -222,7 +222,7 @@ def test_a_pool_broken_as_pages_are_handed_out_fails_the_document(settings: Sett
     document fails with the reason, and the next read starts a new pool."""
     from concurrent.futures.process import BrokenProcessPool
 
-    import pipeline.read.pdfread as pdfread
+    from pipeline import workers
     from pipeline.errors import GazetteError
 
     class BrokenPool:
@@ -230,8 +230,8 @@ def test_a_pool_broken_as_pages_are_handed_out_fails_the_document(settings: Sett
             raise BrokenProcessPool("A child process terminated abruptly")
 
     stopped = []
-    monkeypatch.setattr(pdfread, "page_pool", lambda workers: BrokenPool())
-    monkeypatch.setattr(pdfread, "shutdown_page_pool", lambda: stopped.append(True))
+    monkeypatch.setattr(workers, "pool", lambda count: BrokenPool())
+    monkeypatch.setattr(workers, "shutdown", lambda: stopped.append(True))
     with pytest.raises(GazetteError, match=r"a process reading pages of .* died"):
         ingest(source_for(TEXT_LAYER), settings)
     assert stopped == [True]

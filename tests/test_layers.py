@@ -17,7 +17,8 @@ from conftest import REPO
 #: The library's rooms in layers, lowest first. A room may import from its own room and
 #: the rooms of the layers below it.
 LAYERS: list[tuple[str, set[str]]] = [
-    ("records passed between the stages, errors, progress", {"errors", "records", "progress"}),
+    ("records passed between the stages, errors, progress, the run's worker processes",
+     {"errors", "records", "progress", "workers"}),
     ("what text is: line shapes, word lists, language evidence, legacy Hindi", {"text"}),
     ("stage 2, repair: rules on text, which know no settings", {"repair"}),
     ("settings, in one place (they check repair rules' names)", {"config"}),

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from pipeline import workers
 from pipeline.config import Settings
 from pipeline.embedding.build import verify
 
@@ -66,8 +67,10 @@ class Encoder:
 
             transformers.logging.disable_progress_bar()
 
-            if self.threads:
-                torch.set_num_threads(self.threads)
+            # one thread in a worker of the run's pool: each worker has a core already
+            threads = self.threads or (1 if workers.in_worker() else None)
+            if threads:
+                torch.set_num_threads(threads)
             log.info("loading embedding model from %s", self.model_dir)
             self._model = SentenceTransformer(str(self.model_dir), device="cpu")
             self._model.max_seq_length = self.max_tokens
@@ -105,6 +108,9 @@ class Encoder:
         if db is None:
             self._cache_path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(self._cache_path, timeout=30)
+            # the run's workers write to it side by side, a commit per document
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
             db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, "
                        "vector BLOB NOT NULL)")
             self._local.db = db

@@ -23,8 +23,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from pipeline import workers
 from pipeline.config import Settings
-from pipeline.errors import BusyError
+from pipeline.errors import BusyError, LockLostError
 from pipeline.project import decisions
 from pipeline.project.catalog import database_lock
 from pipeline.records import Source
@@ -189,7 +190,11 @@ def check_project_lock() -> None:
     """Before a write that needs the project lock: make sure this process still holds
     it, if it holds one that can be lost (see :func:`pipeline.project.catalog.database_lock`;
     raises :class:`~pipeline.errors.LockLostError`). A process that holds none (a Dask
-    worker, writing for the run that holds it) has nothing to check."""
+    worker, or one of the run's workers, writing for the run that holds it) checks only
+    that the run is still there (:func:`pipeline.workers.orphaned`)."""
+    if workers.orphaned():
+        raise LockLostError("the run this worker worked for has ended",
+                            "a new run redoes what it left")
     if _LOCK_CHECK is not None:
         _LOCK_CHECK()
 

@@ -2,7 +2,7 @@
 
 A PDF is checked (its signature; a damaged file is repaired by qpdf) and its pages are
 read in three rounds, each spread over the ``Settings.page_workers`` worker processes
-that a whole run shares (:func:`page_pool`), so both cores work on whatever pages
+that a whole run shares (:mod:`pipeline.workers`), so both cores work on whatever pages
 there are, in this document or in one processed beside it:
 
 1. every page's text layer is read and :func:`~pipeline.read.pagedecision.decide_page` says
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import multiprocessing
 import os
 import shutil
 import socket
@@ -29,7 +28,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -42,7 +41,7 @@ import pdfplumber
 import pikepdf
 import pypdfium2
 
-from pipeline import progress
+from pipeline import progress, workers
 from pipeline.config import Settings
 from pipeline.errors import GazetteError, InputError
 from pipeline.read.pagedecision import (
@@ -56,7 +55,7 @@ from pipeline.read.scan import PreparedPage, prepare_page, probe_pack, read_scan
 from pipeline.records import Page
 from pipeline.text.legacy_hindi import conversion_quality, convert_legacy_text
 
-__all__ = ["page_pool", "read_pdf", "shutdown_page_pool", "sweep_scratch"]
+__all__ = ["read_pdf", "sweep_scratch"]
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +78,7 @@ def read_pdf(path: Path, settings: Settings) -> list[Page]:
     try:
         return _read_pages(path, settings)
     except BrokenProcessPool as exc:  # a worker died as pages were handed out
-        shutdown_page_pool()
+        workers.shutdown()
         raise GazetteError(f"a process reading pages of {path.name} died ({exc})",
                            "run again: the document is read anew") from exc
 
@@ -117,61 +116,13 @@ def _read_pages(path: Path, settings: Settings) -> list[Page]:
     return done
 
 
-_POOL: tuple[int, Executor] | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def page_pool(workers: int) -> Executor:
-    """The run's pool of page workers, started on first use and shared by all documents.
-
-    Worker processes (started fresh, not forked from a process that runs threads), or
-    threads inside a process that may not have children (a daemonic Dask worker), where
-    Tesseract still runs beside Python as a process of its own.
-    """
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None or _POOL[0] != workers:
-            if _POOL is not None:
-                _POOL[1].shutdown()
-            executor: Executor
-            if multiprocessing.current_process().daemon:
-                executor = ThreadPoolExecutor(max_workers=workers)
-            else:
-                executor = ProcessPoolExecutor(
-                    max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-            _POOL = (workers, executor)
-        return _POOL[1]
-
-
-class _Here(Executor):
-    """Pages read in this process, each as it is submitted."""
-
-    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
-        future: Future[T] = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # the caller sees it as a worker's failure
-            future.set_exception(exc)
-        return future
-
-
 def _pool_for(pages: int, settings: Settings) -> Executor:
-    """Where a document of ``pages`` pages is read: on the page workers, but a one-page
+    """Where a document of ``pages`` pages is read: on the run's workers, but a one-page
     document in this process when no worker is running yet (``gazette ingest`` of one
     scan): starting a worker, a fresh interpreter with its imports, costs a tenth of
     the page's OCR, and there is nothing to read beside it."""
-    with _POOL_LOCK:
-        idle = _POOL is None
-    return _Here() if pages == 1 and idle else page_pool(settings.page_workers)
-
-
-def shutdown_page_pool() -> None:
-    """Stop the page workers (a later read starts new ones)."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is not None:
-            _POOL[1].shutdown()
-            _POOL = None
+    return workers.Here() if pages == 1 and not workers.running() else workers.pool(
+        settings.page_workers)
 
 
 def _outcome(name: str, number: int, future: Future[Any]) -> Any:
@@ -180,7 +131,7 @@ def _outcome(name: str, number: int, future: Future[Any]) -> Any:
     try:
         return future.result()
     except BrokenProcessPool as exc:
-        shutdown_page_pool()
+        workers.shutdown()
         raise GazetteError(f"the process reading page {number} of {name} died ({exc})",
                            "run again: the document is read anew") from exc
 

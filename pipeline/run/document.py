@@ -1,0 +1,130 @@
+"""One document, or one act of an edition, through the stages from repair on.
+
+The flow (``flows/run.py``) runs a document's stages as tasks of their own. An
+edition's acts, hundreds of small documents, go through the same stages as plain calls
+on the run's worker processes (:func:`process_act_on_worker`): a task run per stage and
+act would cost more than the work, and in the flow's process the acts' Python would
+share one core. Either way a failure becomes the document's summary with its reason,
+what it did not publish is discarded, and the catalog records how it ended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+from pipeline import workers
+from pipeline.config import Settings
+from pipeline.editions.cut import ActDocument
+from pipeline.errors import LockLostError
+from pipeline.project.catalog import Catalog
+from pipeline.project.store import check_project_lock
+from pipeline.records import (
+    Article,
+    CleanedDocument,
+    DocumentSummary,
+    IngestedDocument,
+    Section,
+    SentencePair,
+)
+from pipeline.run import crossdoc, stages
+from pipeline.run.context import DocumentContext
+
+__all__ = ["ActOutcome", "Stages", "analyse", "process_act", "process_act_on_worker",
+           "processed"]
+
+
+@dataclass(frozen=True)
+class Stages:
+    """The functions a document goes through from repair on: the stages of
+    :mod:`pipeline.run.stages` as they are, or the flow's tasks of them."""
+
+    repair: Callable[[IngestedDocument, DocumentContext], CleanedDocument] = stages.run_repair
+    split: Callable[[CleanedDocument, DocumentContext], list[Section]] = stages.run_split
+    structure: Callable[[list[Section], CleanedDocument, DocumentContext],
+                        dict[str, list[Article]]] = stages.run_structure
+    align: Callable[[dict[str, list[Article]], DocumentContext],
+                    dict[str, list[SentencePair]]] = stages.run_align
+    export: Callable[[dict[str, list[SentencePair]], dict[str, list[Article]],
+                      CleanedDocument, DocumentContext], dict[str, int]] = stages.run_export
+
+
+def analyse(document: IngestedDocument, ctx: DocumentContext, catalog: Catalog, run_id: int,
+            through: Stages = Stages()) -> DocumentSummary:
+    """Repair, split, structure, align and export one document, make its digest for
+    pairing across documents, and publish it; each stage's time and end go to the
+    catalog."""
+    doc_id = ctx.doc_id
+    with catalog.stage(run_id, doc_id, "repair"):
+        cleaned = through.repair(document, ctx)
+    with catalog.stage(run_id, doc_id, "split"):
+        sections = through.split(cleaned, ctx)
+    with catalog.stage(run_id, doc_id, "structure"):
+        articles = through.structure(sections, cleaned, ctx)
+    with catalog.stage(run_id, doc_id, "align"):
+        sentences = through.align(articles, ctx)
+    with catalog.stage(run_id, doc_id, "export"):
+        counts = through.export(sentences, articles, cleaned, ctx)
+    crossdoc.run_digest(articles, sections, ctx.settings, ctx.out)
+    return stages.finish(cleaned, sections, sentences, counts, ctx)
+
+
+def processed(ctx: DocumentContext, run_id: int, work: Callable[[Catalog], DocumentSummary]
+              ) -> DocumentSummary:
+    """Do ``work`` on a document's staging folders and record how it ended: its summary,
+    or on any error a failed summary with the reason; outputs ``work`` did not publish
+    are discarded. A lost project lock is no document's fault: it is raised."""
+    source, out = ctx.source, ctx.out
+    catalog = Catalog(ctx.settings)
+    out.start()
+    try:
+        summary = work(catalog)
+    except LockLostError:
+        raise
+    except Exception as exc:  # a failed document is reported; the run goes on
+        summary = DocumentSummary(doc_id=source.doc_id, relpath=source.relpath,
+                                  status="failed", error=str(exc))
+    finally:
+        out.discard()
+    catalog.record(run_id, source, summary)
+    return summary
+
+
+@dataclass(frozen=True)
+class ActOutcome:
+    """How one act's stages ended: its summary, and the review decisions that no
+    longer apply to it (with why), for the run's log."""
+
+    summary: DocumentSummary
+    stale: tuple[str, ...] = ()
+
+
+def process_act(act: ActDocument, settings: Settings, run_id: int) -> ActOutcome:
+    """Write an act's pages, take it through the stages from repair on and publish it
+    (on a worker whose run has ended: nothing, see :func:`pipeline.workers.orphaned`)."""
+    check_project_lock()
+    ctx = DocumentContext.of(act.document.source, settings, act)
+
+    def work(catalog: Catalog) -> DocumentSummary:
+        stages.write_pages(act.document, ctx)
+        return analyse(act.document, ctx, catalog, run_id)
+
+    summary = processed(ctx, run_id, work)
+    return ActOutcome(summary, tuple(ctx.review.stale))
+
+
+def process_act_on_worker(act: ActDocument, settings: Settings, run_id: int) -> ActOutcome:
+    """:func:`process_act` on one of the run's workers. A worker that dies (killed, out
+    of memory) fails the act with the reason, so the next run takes it up again, and
+    the pool starts anew for the acts after it."""
+    try:
+        return workers.pool(settings.page_workers).submit(
+            process_act, act, settings, run_id).result()
+    except BrokenProcessPool as exc:
+        workers.shutdown()
+        summary = DocumentSummary(
+            doc_id=act.doc_id, relpath=act.document.source.relpath, status="failed",
+            error=f"the process working on it died ({exc}); run again to redo it")
+        Catalog(settings).record(run_id, act.document.source, summary)
+        return ActOutcome(summary)

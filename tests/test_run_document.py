@@ -1,0 +1,93 @@
+"""An edition's acts through their stages on the run's workers (pipeline.run.document):
+real DOU pages, real worker processes."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from pipeline import workers
+from pipeline.config import Settings
+from pipeline.editions.cut import ActDocument, cut_edition
+from pipeline.errors import LockLostError
+from pipeline.project.catalog import Catalog
+from pipeline.read.ingest import ingest, source_for
+from pipeline.read.pagedecision import text_in_reading_order
+from pipeline.run import document
+
+
+def edition_acts(root: Path, shared: Path) -> tuple[Settings, list[ActDocument]]:
+    """A project at ``root`` whose inbox holds DOU pages 1–2 of 1 October 2014 as a
+    text dump, and the acts they are cut into."""
+    with pdfplumber.open(shared / "corpora/brazil-pdfs/DOUS1a.pdf") as pdf:
+        pages = [text_in_reading_order(pdf.pages[n]).text for n in range(2)]
+    (root / "raw").mkdir(parents=True)
+    (root / "raw" / "dou.txt").write_text("\f".join(pages), encoding="utf-8")
+    settings = Settings.for_root(root)
+    return settings, list(cut_edition(ingest(source_for(root / "raw" / "dou.txt"),
+                                             settings)).acts)
+
+
+def outputs(settings: Settings) -> dict[str, bytes]:
+    """Every published file of a project, by its path under the project."""
+    root = settings.cleaned.parent
+    return {str(path.relative_to(root)): path.read_bytes()
+            for folder in (settings.cleaned, settings.aligned)
+            for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def test_acts_on_the_workers_give_what_they_give_here(tmp_path: Path, shared: Path):
+    """The same acts processed on the run's worker processes and in this process
+    publish the same bytes, and the catalog records each one done."""
+    here, acts = edition_acts(tmp_path / "here", shared)
+    there, same_acts = edition_acts(tmp_path / "there", shared)
+    assert len(acts) >= 5
+    run_here, run_there = Catalog(here).start_run("test"), Catalog(there).start_run("test")
+    try:
+        done_here = [document.process_act(act, here, run_here).summary for act in acts]
+        done_there = [document.process_act_on_worker(act, there, run_there).summary
+                      for act in same_acts]
+    finally:
+        workers.shutdown()
+    assert done_here == done_there and {s.status for s in done_here} == {"done"}
+    assert outputs(here) == outputs(there) and len(outputs(here)) >= 10 * len(acts)
+    assert {row.status for row in Catalog(there).documents()} == {"done"}
+
+
+def test_an_act_whose_worker_dies_fails_with_the_reason(tmp_path: Path, shared: Path,
+                                                         monkeypatch: pytest.MonkeyPatch):
+    """A worker that dies under an act (killed, out of memory) fails that act with the
+    reason, recorded in the catalog, and stops the pool so the next act starts a new
+    one."""
+    settings, acts = edition_acts(tmp_path, shared)
+
+    class DyingPool:
+        def submit(self, *args: object) -> Future[object]:
+            dead: Future[object] = Future()
+            dead.set_exception(BrokenProcessPool("A child process terminated abruptly"))
+            return dead
+
+    stopped = []
+    monkeypatch.setattr(workers, "pool", lambda count: DyingPool())
+    monkeypatch.setattr(workers, "shutdown", lambda: stopped.append(True))
+    run_id = Catalog(settings).start_run("test")
+    summary = document.process_act_on_worker(acts[0], settings, run_id).summary
+    assert summary.status == "failed" and "the process working on it died" in summary.error
+    assert stopped == [True]
+    row = Catalog(settings).document(acts[0].doc_id)
+    assert row is not None and row["status"] == "failed"
+
+
+def test_a_worker_whose_run_has_ended_writes_nothing(tmp_path: Path, shared: Path,
+                                                     monkeypatch: pytest.MonkeyPatch):
+    """A worker left running by a killed run (adopted by another process) takes no act
+    up: a new run will, and the two would write the same folders."""
+    settings, acts = edition_acts(tmp_path, shared)
+    monkeypatch.setattr(workers, "_PARENT", -1)  # not this process's parent
+    with pytest.raises(LockLostError, match="has ended"):
+        document.process_act(acts[0], settings, Catalog(settings).start_run("test"))
+    assert not settings.cleaned.exists() or not any(settings.cleaned.iterdir())
