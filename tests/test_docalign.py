@@ -130,3 +130,47 @@ def test_short_headings_close_to_everything_do_not_hide_a_translation(
     match = rescore(profile, english, other, similarity)
     assert (match.matched, match.score >= MIN_SCORE) == ((8, True) if length_rule
                                                          else (0, False))
+
+
+#: The sizes of the calls `_embed_by_length` was given.
+calls: list[int] = []
+
+
+def _embed_by_length(texts: list[str]) -> np.ndarray:
+    """A stand-in model: each text's vector says its length, and which call made it."""
+    calls.append(len(texts))
+    return np.array([[len(text), 1.0] for text in texts], np.float32)
+
+
+def test_digests_are_embedded_together_when_pairing_asks():
+    """A digest is made without embedding anything; `with_vectors` embeds the samples of
+    all digests lacking a vector in one call (a batch at a time), each vector the unit
+    mean of its own sample's, as `digest` with a model gives it; a digest that has one
+    keeps it."""
+    sentences = {"a": ["One sentence of five words.", "Another, a little longer one."],
+                 "b": ["Short one.", "Two.", "A third sentence here."]}
+    plain = [docalign.digest(doc, "pt", texts) for doc, texts in sentences.items()]
+    assert all(d.vector is None for d in plain) and "vector" not in plain[0].to_json()
+    calls.clear()
+    done = docalign.with_vectors([*plain, profile := docalign.digest(
+        "d", "pt", ["Already embedded text."], _embed_by_length)], _embed_by_length)
+    assert calls == [1, 5]  # "d" as it was made; then a and b in one call
+    for one, (doc, texts) in zip(done, sentences.items(), strict=False):
+        alone = docalign.digest(doc, "pt", texts, _embed_by_length)
+        assert one.vector is not None and alone.vector is not None
+        np.testing.assert_allclose(one.vector, alone.vector)
+        assert float(np.linalg.norm(one.vector)) == pytest.approx(1.0)
+    assert done[-1] is profile
+    calls.clear()
+    assert len(docalign.with_vectors(plain, _embed_by_length, batch=1)) == 2
+    assert calls == [2, 3]  # a batch of one digest at a time
+
+
+def test_a_digest_reads_back_from_its_json_with_or_without_a_vector():
+    made = docalign.digest("a", "pt", ["Artigo 1", "O Acordo entra em vigor em 2014."])
+    again = Digest.from_json("a", made.to_json())
+    assert (again.sample, again.numbers, again.vector) == (made.sample, made.numbers, None)
+    older = Digest.from_json("a", {**made.to_json(), "vector": [0.6, 0.8]})
+    assert older.vector is not None and older.vector.tolist() == pytest.approx([0.6, 0.8])
+    with pytest.raises(ValueError, match="no vector"):
+        docalign.DocumentIndex([made], {})

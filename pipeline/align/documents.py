@@ -8,10 +8,12 @@ garbled on either side, so what pairs them is their content, after Thompson & Ko
 (2020, "Exploiting Sentence Order in Document Alignment"):
 
 1. **Digest.** A document in one language is summed up by a sample of its sentences
-   spread evenly over it (:func:`digest_sample`), embedded, and the mean of their
-   vectors: made once, when the document is processed, and kept with it
-   (:class:`Digest`). The text of an act that prints the translation as its annex
-   (a decree's own articles: :data:`pipeline.split.structure.ACT`) is left out.
+   spread evenly over it (:func:`digest_sample`) and the numbers it holds: made once,
+   when the document is processed, and kept with it (:class:`Digest`). The mean of
+   the sample's vectors is added when documents are to be paired
+   (:func:`with_vectors`: the samples of all of them embedded together, not an act at a
+   time). The text of an act that prints the translation as its annex (a decree's own
+   articles: :data:`pipeline.split.structure.ACT`) is left out.
 2. **Candidates.** For each English text, the documents of each other language whose
    digests are nearest (:class:`DocumentIndex`: one matrix product against every
    document, however many). The embeddings of all texts of one language share a
@@ -41,7 +43,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -50,13 +52,13 @@ from pipeline.split.structure import normalize_number
 
 __all__ = ["DIGEST_SIZE", "DIGEST_TOKENS", "MIN_SCORE", "Digest", "DocumentIndex", "Match",
            "Sentences", "digest", "digest_sample", "find_translations", "language_offsets",
-           "link", "number_weights", "numbers_of", "rescore"]
+           "link", "number_weights", "numbers_of", "rescore", "with_vectors"]
 
 Embed = Callable[[list[str]], np.ndarray]
 
 #: Sentences sampled for a document's digest, at most, and the tokens each is cut to:
-#: a digest is made for every act of an edition, so it must be cheap (29 s of embedding
-#: for the 465 acts of a 158-page edition on 2 cores, 52 s with 12 sentences of 128).
+#: every act of an edition is sampled, so it must be cheap (29 s of embedding for the
+#: 465 acts of a 158-page edition on 2 cores, 52 s with 12 sentences of 128).
 DIGEST_SIZE = 8
 DIGEST_TOKENS = 64
 #: Candidates re-scored per English text and language (re-scoring is cheap; a scanned
@@ -71,28 +73,31 @@ MIN_SCORE = 0.4
 class Digest:
     """A document as document alignment sees it: its main language, how many sentences
     it has there, a sample of them spread over it (each with its position), the mean of
-    the sample's vectors (unit length), and the numbers the whole text holds."""
+    the sample's vectors (unit length; None until :func:`with_vectors` adds it), and
+    the numbers the whole text holds."""
 
     doc_id: str
     language: str
     size: int
     sample: tuple[tuple[int, str], ...]
-    vector: np.ndarray
+    vector: np.ndarray | None
     numbers: Counter[str]
 
     def to_json(self) -> dict[str, Any]:
-        """The digest as ``cleaned/<doc>/digest.json`` holds it."""
+        """The digest as ``cleaned/<doc>/digest.json`` holds it (without its vector:
+        the embedding cache keeps the sample's)."""
         return {"language": self.language, "sentences": self.size,
                 "sample": [[i, text] for i, text in self.sample],
-                "vector": [round(float(x), 6) for x in self.vector],
                 "numbers": dict(sorted(self.numbers.items()))}
 
     @classmethod
     def from_json(cls, doc_id: str, data: dict[str, Any]) -> Digest:
-        """A digest from ``digest.json``."""
+        """A digest from ``digest.json`` (one an older version wrote keeps its vector)."""
+        vector = data.get("vector")
         return cls(doc_id, data["language"], data["sentences"],
                    tuple((i, text) for i, text in data["sample"]),
-                   np.array(data["vector"], np.float32), Counter(data["numbers"]))
+                   None if vector is None else np.array(vector, np.float32),
+                   Counter(data["numbers"]))
 
 
 def digest_sample(sentences: Sequence[str], size: int = DIGEST_SIZE) -> tuple[int, ...]:
@@ -109,15 +114,34 @@ def digest_sample(sentences: Sequence[str], size: int = DIGEST_SIZE) -> tuple[in
     return tuple(pool[round(k * (len(pool) - 1) / (size - 1))] for k in range(size))
 
 
-def digest(doc_id: str, language: str, sentences: Sequence[str], embed: Embed,
+def digest(doc_id: str, language: str, sentences: Sequence[str], embed: Embed | None = None,
            size: int = DIGEST_SIZE) -> Digest:
-    """A document's digest (see :class:`Digest`)."""
+    """A document's digest (see :class:`Digest`), with its vector if ``embed`` is given."""
     sample = digest_sample(sentences, size)
     texts = [sentences[i] for i in sample]
-    mean = embed(texts).mean(axis=0) if texts else np.zeros(384, np.float32)
-    return Digest(doc_id, language, len(sentences), tuple(zip(sample, texts, strict=True)),
-                  _unit(mean), Counter(itertools.chain.from_iterable(
-                      numbers_of(s).elements() for s in sentences)))
+    found = Digest(doc_id, language, len(sentences), tuple(zip(sample, texts, strict=True)),
+                   None, Counter(itertools.chain.from_iterable(
+                       numbers_of(s).elements() for s in sentences)))
+    return found if embed is None else with_vectors([found], embed)[0]
+
+
+def with_vectors(digests: Sequence[Digest], embed: Embed, batch: int = 500) -> list[Digest]:
+    """``digests`` each with its vector: the samples of those without one embedded
+    ``batch`` digests at a time (a few thousand sentences in one call embed in about
+    two thirds of the time of a call per document: less padding, fewer calls)."""
+    done = list(digests)
+    missing = [i for i, d in enumerate(done) if d.vector is None]
+    for start in range(0, len(missing), batch):
+        chunk = missing[start:start + batch]
+        vectors = embed([text for i in chunk for _, text in done[i].sample])
+        offset = 0
+        for i in chunk:
+            count = len(done[i].sample)
+            mean = (vectors[offset:offset + count].mean(axis=0) if count
+                    else np.zeros(384, np.float32))
+            done[i] = replace(done[i], vector=_unit(mean))
+            offset += count
+    return done
 
 
 def language_offsets(languages: Iterable[str], embed: Embed, count: int = 64
@@ -156,6 +180,8 @@ class DocumentIndex:
 
     def centred(self, digest: Digest) -> np.ndarray:
         """The digest's vector with its language's offset taken out."""
+        if digest.vector is None:
+            raise ValueError(f"the digest of {digest.doc_id} has no vector (with_vectors)")
         return _unit(digest.vector - self.offsets.get(digest.language, 0.0))
 
     def nearest(self, digest: Digest, language: str, k: int = CANDIDATES

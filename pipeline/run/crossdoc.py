@@ -36,6 +36,7 @@ from pipeline.align.documents import (
     digest,
     find_translations,
     language_offsets,
+    with_vectors,
 )
 from pipeline.config import Settings
 from pipeline.editions.identity import Identity, identity_evidence, identity_from_json, identity_of
@@ -94,18 +95,15 @@ def document_sentences(articles: dict[str, list[Article]], language: str) -> lis
 def run_digest(articles: dict[str, list[Article]], sections: list[Section],
                settings: Settings, out: DocumentOutput) -> Digest | None:
     """A document's digest, written to ``digest.json`` if the document is in one
-    language (:func:`document_language`); None for one in several. An English text's
-    sentences are all embedded now (into the embedding cache): pairing looks up the
-    candidates' samples among them, whenever the candidates arrive."""
+    language (:func:`document_language`); None for one in several. Nothing is embedded
+    now: pairing embeds the samples of all documents together, and only when there are
+    English texts and others to pair (:func:`pair_across_documents`)."""
     language = document_language(language_shares(sections), settings.pivot_language)
     sentences = document_sentences(articles, language) if language else []
     if not sentences:
         return None
     assert language is not None
-    encoder = encoder_for(settings)
-    if language == settings.pivot_language:
-        encoder.encode(sentences)  # re-scoring looks candidates' samples up among them
-    found = digest(out.doc_id, language, sentences, _sample_embedder(settings))
+    found = digest(out.doc_id, language, sentences)
     out.write("cleaned", DIGEST, json.dumps(found.to_json(), ensure_ascii=False) + "\n")
     return found
 
@@ -185,6 +183,8 @@ def pair_across_documents(settings: Settings, run_id: int | None = None,
     scored: list[Match] = []
     if english and others:
         encoder = encoder_for(settings)
+        english = with_vectors(english, _sample_embedder(settings))
+        others = with_vectors(others, _sample_embedder(settings))
         offsets = language_offsets({d.language for d in digests}, _sample_embedder(settings))
         found, scored = find_translations(
             english, DocumentIndex(others, offsets), lambda doc: document_sentences(
@@ -366,13 +366,15 @@ def match_files(files: Sequence[Path], settings: Settings
         if not found or language is None:
             left_out.append(str(file))
             continue
-        digests.append(digest(str(file), language, found, _sample_embedder(settings)))
+        digests.append(digest(str(file), language, found))
         sentences[str(file)] = found
         identities[str(file)] = identity_of(cleaned.text)
     english = [d for d in digests if d.language == pivot]
     others = [d for d in digests if d.language != pivot]
     if not english or not others:
         return [], [], left_out
+    english = with_vectors(english, _sample_embedder(settings))
+    others = with_vectors(others, _sample_embedder(settings))
     offsets = language_offsets({d.language for d in digests}, _sample_embedder(settings))
     taken, scored = find_translations(english, DocumentIndex(others, offsets),
                                       sentences.__getitem__, encoder.encode,
