@@ -18,8 +18,13 @@ Printed per gold file: boundary precision and recall, the share of matched acts 
 right kind; over the whole edition: acts found, the share with issuing bodies and with
 a page range, the acts taken for treaties (``pipeline.editions.treaties``; the edition
 promulgates none), and the finder's time against reading the edition. With ``--run``,
-also the time of ``gazette run`` on the edition alone in a fresh project (its own
-temporary Prefect server, every act a task), and the acts it published.
+also ``gazette run`` in a fresh project (its own temporary Prefect server, every act a
+task), twice: on the edition alone, and on the edition with an English text beside it
+(the Brazil–Sweden protocol's, from ``raw/samples``: the acts' digests are then
+embedded, to look for its translation among them). Each run's wall time is printed
+against this script's reading of the edition (``ingest`` alone, above) and against
+the reading inside the run (flow start to the last page read, from its log), with the
+acts' time (the edition cut to the last act done) and the acts published.
 
 Usage::
 
@@ -40,11 +45,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pipeline import workers  # noqa: E402
 from pipeline.config import Settings  # noqa: E402
 from pipeline.editions.acts import Act, find_acts  # noqa: E402
 from pipeline.editions.treaties import treaty_in  # noqa: E402
 from pipeline.read.ingest import ingest, source_for  # noqa: E402
-from pipeline.read.pdfread import shutdown_page_pool  # noqa: E402
 
 GOLD = {"tuning (pages 1-15)": ROOT / "bench/gold/dou-2014-10-01-s1-acts.tsv",
         "reporting (pages 40-47, held out)":
@@ -108,7 +113,7 @@ def main() -> None:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         document = ingest(source_for(pdf), Settings.for_root(Path(tmp)))
-    shutdown_page_pool()
+    workers.shutdown()
     read = time.perf_counter() - started
     started = time.perf_counter()
     acts = find_acts(document.pages)
@@ -143,21 +148,48 @@ def main() -> None:
           f"{cut:.2f} s ({cut / read:.1%} of reading)")
 
     if args.run:
-        run_edition(pdf)
+        protocol = (ROOT / "raw/samples/002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
+        english = protocol[protocol.index("PROTOCOL AMENDING"):protocol.index("PROTOKOLL")]
+        for name, extra in (("the edition alone", {}),
+                            ("the edition and an English text", {"protocol_en.txt": english})):
+            run_edition(pdf, name, extra, read)
 
 
-def run_edition(pdf: Path) -> None:
-    """Time `gazette run` on the edition alone in a fresh project."""
+def run_edition(pdf: Path, name: str, extra: dict[str, str], read: float) -> None:
+    """Time `gazette run` on the edition (and the ``extra`` files) in a fresh project,
+    against ``read``, the seconds this script took to read the edition."""
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "raw").mkdir()
         shutil.copy(pdf, Path(tmp) / "raw" / pdf.name)
+        for file, text in extra.items():
+            (Path(tmp) / "raw" / file).write_text(text, encoding="utf-8")
         started = time.perf_counter()
         done = subprocess.run([str(ROOT / ".venv/bin/gazette"), "run"], cwd=tmp,
                               capture_output=True, text=True, check=False)
         seconds = time.perf_counter() - started
         acts = sorted(p.name for p in (Path(tmp) / "aligned").glob(f"{pdf.stem}--*"))
-    print(f"  gazette run on the edition alone: exit {done.returncode}, {seconds:.1f} s, "
-          f"{len(acts)} acts published")
+    log = done.stdout + done.stderr
+    in_run = logged_seconds(log, "Beginning flow run", " pages read (")
+    cut = logged_seconds(log, f"{pdf.stem}: ", f"Task run '{pdf.stem}--", start_marker=" acts, ")
+    print(f"  gazette run on {name}: exit {done.returncode}, {seconds:.1f} s wall, "
+          f"{len(acts)} acts published; in the run: reading {in_run:.1f} s, acts {cut:.1f} s; "
+          f"run / this script's reading {seconds / read:.2f}x, run / the run's reading "
+          f"{seconds / in_run:.2f}x")
+
+
+def logged_seconds(log: str, start: str, end: str, start_marker: str = "") -> float:
+    """Seconds from the first log line holding ``start`` (and ``start_marker``) to the
+    last holding ``end``, by the lines' ``HH:MM:SS.mmm`` stamps (nan if either is
+    missing)."""
+    def stamp(line: str) -> float:
+        hours, minutes, rest = line[:12].split(":")
+        return int(hours) * 3600 + int(minutes) * 60 + float(rest)
+
+    lines = [line for line in log.splitlines() if line[:2].isdigit() and line[2:3] == ":"]
+    first = next((stamp(line) for line in lines if start in line and start_marker in line),
+                 None)
+    last = next((stamp(line) for line in reversed(lines) if end in line), None)
+    return float("nan") if first is None or last is None else last - first
 
 
 if __name__ == "__main__":

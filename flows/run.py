@@ -3,8 +3,8 @@
 The flows only orchestrate; the work is in :mod:`pipeline.run.stages` and
 :mod:`pipeline.run.document`. Each document is one task (``process-document``) whose
 stages run as nested tasks, so documents can fan out to a task runner (Dask with
-``gazette run --dask``); an edition's acts are a task each (``process-act``), whose
-stages run as plain calls on the run's worker processes. A document is skipped
+``gazette run --dask``); an edition's acts go in tasks of :data:`ACTS_PER_TASK`
+(``process-acts``), their stages plain calls on the run's worker processes. A document is skipped
 when its published manifest says it is done with this content, build key and review
 (:func:`pipeline.project.store.is_up_to_date`); a failed document is recorded with its reason
 and the run goes on. Reading a document (the OCR) is cached by content hash, pipeline
@@ -16,6 +16,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -47,6 +48,10 @@ TRANSIENT = (OSError, sqlite3.OperationalError, TimeoutError)
 
 #: Documents processed at the same time by the default task runner.
 DOCUMENTS_AT_ONCE = 2
+#: An edition's acts sent off as one task (``process-acts``): a task run per act
+#: costs the flow's process and the Prefect server more CPU than a small act's stages
+#: (each act is published, and its failure recorded, on its own all the same).
+ACTS_PER_TASK = 16
 
 
 def _transient(task: Any, task_run: Any, state: Any) -> bool:
@@ -111,7 +116,8 @@ def process_document(source: Source, settings: Settings, run_id: int) -> Process
         cut = stages.run_cut(ingested, ctx)
         get_run_logger().info("%s: %s", source.relpath, cut.reason)
         if not cut.acts:
-            return document.analyse(ingested, ctx, catalog, run_id, STAGE_TASKS)
+            return document.analyse(ingested, ctx, partial(catalog.stage, run_id,
+                                                           source.doc_id), STAGE_TASKS)
         summary = stages.finish_edition(ingested, cut, ctx)
         acts.extend(cut.acts)  # published: its acts are to be processed
         return summary
@@ -121,14 +127,31 @@ def process_document(source: Source, settings: Settings, run_id: int) -> Process
     return Processed(summary, tuple(acts))
 
 
-@task(name="process-act", task_run_name="{act.doc_id}", cache_policy=NO_CACHE,
-      persist_result=False)
-def process_act(act: ActDocument, settings: Settings, run_id: int) -> DocumentSummary:
-    """Run the stages from repair on one act of an edition, on one of the run's worker
-    processes, and publish its outputs."""
-    outcome = document.process_act_on_worker(act, settings, run_id)
-    _say_how_it_ended(act.doc_id, outcome.summary, outcome.stale)
-    return outcome.summary
+@task(name="process-acts", cache_policy=NO_CACHE, persist_result=False)
+def process_acts(acts: list[ActDocument], settings: Settings, run_id: int, done: int,
+                 total: int) -> list[DocumentSummary]:
+    """Run the stages from repair on some acts of an edition, on the run's worker
+    processes, and publish each; ``done`` of the edition's ``total`` acts to process
+    come before them, for the log."""
+    summaries = []
+    for act, outcome in zip(acts, document.process_acts_on_workers(acts, settings, run_id),
+                            strict=True):
+        _say_how_it_ended(act.doc_id, outcome.summary, outcome.stale)
+        summaries.append(outcome.summary)
+    failed = sum(summary.status == "failed" for summary in summaries)
+    get_run_logger().info("%s: %d of %d acts processed%s", acts[0].edition,
+                          done + len(acts), total, f" ({failed} failed here)" if failed else "")
+    return summaries
+
+
+def _submit_acts(edition: str, acts: list[ActDocument], settings: Settings, run_id: int
+                 ) -> list[PrefectFuture[list[DocumentSummary]]]:
+    """Send off an edition's acts, :data:`ACTS_PER_TASK` to a task."""
+    return [process_acts.with_options(
+        task_run_name=f"{edition} acts {start + 1}-{start + len(batch)}").submit(
+        batch, settings, run_id, start, len(acts))
+        for start in range(0, len(acts), ACTS_PER_TASK)
+        for batch in [acts[start:start + ACTS_PER_TASK]]]
 
 
 def _say_how_it_ended(name: str, summary: DocumentSummary, stale: Sequence[str]) -> None:
@@ -211,8 +234,8 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
         if processed.acts:
             logger.info("%s: %d acts, %d to process", processed.summary.doc_id,
                         len(processed.acts), len(todo))
-        acts[processed.summary.doc_id] = [process_act.submit(act, settings, run_id)
-                                          for act in todo]
+        acts[processed.summary.doc_id] = _submit_acts(processed.summary.doc_id, todo,
+                                                      settings, run_id)
     summaries = [_summary(source, futures, acts, settings, catalog, run_id)
                  for source in sources]
     catalog.finish_run(run_id, summaries)
@@ -257,7 +280,7 @@ def _submit_documents(sources: list[Source], settings: Settings, run_id: int, fo
 
 
 def _summary(source: Source, futures: dict[str, PrefectFuture[Processed]],
-             acts: dict[str, list[PrefectFuture[DocumentSummary]]], settings: Settings,
+             acts: dict[str, list[PrefectFuture[list[DocumentSummary]]]], settings: Settings,
              catalog: Catalog, run_id: int) -> DocumentSummary:
     """How a document ended in this run: skipped, or as processed (an edition with what
     its acts gave, recorded failed if any act failed)."""
@@ -265,7 +288,8 @@ def _summary(source: Source, futures: dict[str, PrefectFuture[Processed]],
         return plan.skipped(settings, source)
     summary = futures[source.doc_id].result().summary
     if summary.acts:
-        summary = stages.edition_summary(summary, [f.result() for f in acts[source.doc_id]])
+        summary = stages.edition_summary(summary, [act for found in acts[source.doc_id]
+                                                   for act in found.result()])
         if summary.status == "failed":
             catalog.record(run_id, source, summary)
     return summary

@@ -66,6 +66,26 @@ def test_catalog_records_stages_documents_and_runs(settings: Settings):
     assert Catalog(settings).documents() == [row]  # it is on disk
 
 
+def test_stages_timed_apart_are_recorded_with_the_document(settings: Settings):
+    """An act's stages are timed in memory and recorded with its end, in one commit:
+    the same rows as stages recorded one by one, a failed one with its reason."""
+    from pipeline.project.catalog import StageTimes
+
+    catalog = Catalog(settings)
+    run = catalog.start_run("manual")
+    times = StageTimes()
+    with times.stage("repair"):
+        pass
+    with pytest.raises(ValueError), times.stage("split"):
+        raise ValueError("no language")
+    assert catalog.documents() == []  # nothing written yet
+    catalog.record(run, source(settings), DocumentSummary("d", "d.txt", "failed",
+                                                          error="ValueError: no language"),
+                   times.times)
+    [row] = catalog.documents()
+    assert row.stages["repair"][0] == "done" and row.stages["split"][0] == "failed"
+
+
 def test_idle_runs_in_a_row_are_folded_into_one(settings: Settings):
     """A schedule ticking over an unchanged inbox leaves one run, moved to its last
     tick; a run with work, or another trigger, starts a new one."""

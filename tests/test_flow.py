@@ -165,8 +165,8 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
                                              encoding="utf-8")
     (tmp_path / "pt.txt").write_text(text[:english_start], encoding="utf-8")  # by hand
 
-    # the first run is killed as its first act is done; the next one does the rest
-    killed = run_until(tmp_path, "Task run 'dou--", prefect_api)
+    # the first run is killed as its first acts are done; the next one does the rest
+    killed = run_until(tmp_path, " acts processed", prefect_api)
     assert "dou.txt: an edition (masthead 'ISSN 1677-7042'): cut into 24 acts" in killed
     run = gazette("run", "--wait", cwd=tmp_path, api=prefect_api)
     assert run.returncode == 0, run.stdout + run.stderr

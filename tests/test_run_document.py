@@ -42,27 +42,30 @@ def outputs(settings: Settings) -> dict[str, bytes]:
 
 def test_acts_on_the_workers_give_what_they_give_here(tmp_path: Path, shared: Path):
     """The same acts processed on the run's worker processes and in this process
-    publish the same bytes, and the catalog records each one done."""
+    publish the same bytes, and the catalog records each one done, with its stages."""
     here, acts = edition_acts(tmp_path / "here", shared)
     there, same_acts = edition_acts(tmp_path / "there", shared)
     assert len(acts) >= 5
     run_here, run_there = Catalog(here).start_run("test"), Catalog(there).start_run("test")
     try:
         done_here = [document.process_act(act, here, run_here).summary for act in acts]
-        done_there = [document.process_act_on_worker(act, there, run_there).summary
-                      for act in same_acts]
+        done_there = [outcome.summary for outcome in document.process_acts_on_workers(
+            same_acts, there, run_there)]
     finally:
         workers.shutdown()
     assert done_here == done_there and {s.status for s in done_here} == {"done"}
     assert outputs(here) == outputs(there) and len(outputs(here)) >= 10 * len(acts)
-    assert {row.status for row in Catalog(there).documents()} == {"done"}
+    rows = Catalog(there).documents()
+    assert {row.status for row in rows} == {"done"} and len(rows) == len(acts)
+    assert all(set(row.stages) == {"repair", "split", "structure", "align", "export"}
+               for row in rows)
 
 
 def test_an_act_whose_worker_dies_fails_with_the_reason(tmp_path: Path, shared: Path,
                                                          monkeypatch: pytest.MonkeyPatch):
-    """A worker that dies under an act (killed, out of memory) fails that act with the
-    reason, recorded in the catalog, and stops the pool so the next act starts a new
-    one."""
+    """A worker that dies under acts (killed, out of memory) fails the acts the pool
+    had with the reason, recorded in the catalog, and stops the pool so the next acts
+    start a new one."""
     settings, acts = edition_acts(tmp_path, shared)
 
     class DyingPool:
@@ -75,9 +78,10 @@ def test_an_act_whose_worker_dies_fails_with_the_reason(tmp_path: Path, shared: 
     monkeypatch.setattr(workers, "pool", lambda count: DyingPool())
     monkeypatch.setattr(workers, "shutdown", lambda: stopped.append(True))
     run_id = Catalog(settings).start_run("test")
-    summary = document.process_act_on_worker(acts[0], settings, run_id).summary
-    assert summary.status == "failed" and "the process working on it died" in summary.error
-    assert stopped == [True]
+    outcomes = document.process_acts_on_workers(acts[:2], settings, run_id)
+    assert [o.summary.status for o in outcomes] == ["failed", "failed"]
+    assert all("the process working on it died" in str(o.summary.error) for o in outcomes)
+    assert stopped == [True, True]
     row = Catalog(settings).document(acts[0].doc_id)
     assert row is not None and row["status"] == "failed"
 

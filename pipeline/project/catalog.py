@@ -28,9 +28,9 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
@@ -62,7 +62,7 @@ from pipeline.errors import BusyError, LockLostError
 from pipeline.progress import process_alive
 from pipeline.records import DocumentSummary, Source
 
-__all__ = ["Catalog", "DocumentRow", "WorkingRow", "database_lock"]
+__all__ = ["Catalog", "DocumentRow", "StageTime", "StageTimes", "WorkingRow", "database_lock"]
 
 log = logging.getLogger(__name__)
 
@@ -190,6 +190,37 @@ class WorkingRow:
         return process_alive(self.pid, self.host)
 
 
+@dataclass(frozen=True)
+class StageTime:
+    """How one stage of one document ended, and how long it took."""
+
+    stage: str
+    status: str
+    seconds: float
+    error: str | None = None
+
+
+@dataclass
+class StageTimes:
+    """The stages of a short document (an act of an edition) timed here, to be
+    recorded with how the document ended, in one transaction (:meth:`Catalog.record`):
+    hundreds of acts would make two commits per stage each with :meth:`Catalog.stage`."""
+
+    times: list[StageTime] = field(default_factory=list)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        """Time stage ``name`` and keep how it ended."""
+        started = time.monotonic()
+        try:
+            yield
+        except BaseException as exc:
+            self.times.append(StageTime(name, "failed", time.monotonic() - started,
+                                        f"{type(exc).__name__}: {exc}"))
+            raise
+        self.times.append(StageTime(name, "done", time.monotonic() - started))
+
+
 class Catalog:
     """The catalog of one project. Each call takes a connection from the process's
     pool for one transaction, so a catalog can be used from tasks on other threads."""
@@ -257,14 +288,7 @@ class Catalog:
         document is listed as working on it, with the progress the stage reports
         (:mod:`pipeline.progress`)."""
         started = time.monotonic()
-        with self._connect() as db:
-            was = db.execute(select(_WORKING.c.run_id, _WORKING.c.started)
-                             .where(_WORKING.c.doc_id == doc_id)).first()
-            db.execute(self._upsert(_WORKING, {
-                "doc_id": doc_id, "run_id": run_id, "stage": stage, "done": None,
-                "total": None, "pid": os.getpid(), "host": socket.gethostname(),
-                "started": was.started if was and was.run_id == run_id else _now(),
-                "updated": _now()}))
+        self.working_on(run_id, doc_id, stage)
         try:
             with progress.listening(lambda done, total: self._progress(doc_id, done, total)):
                 yield
@@ -273,6 +297,17 @@ class Catalog:
                         f"{type(exc).__name__}: {exc}")
             raise
         self._stage(run_id, doc_id, stage, "done", time.monotonic() - started, None)
+
+    def working_on(self, run_id: int, doc_id: str, stage: str) -> None:
+        """List the document as working on ``stage`` (since it started in this run)."""
+        with self._connect() as db:
+            was = db.execute(select(_WORKING.c.run_id, _WORKING.c.started)
+                             .where(_WORKING.c.doc_id == doc_id)).first()
+            db.execute(self._upsert(_WORKING, {
+                "doc_id": doc_id, "run_id": run_id, "stage": stage, "done": None,
+                "total": None, "pid": os.getpid(), "host": socket.gethostname(),
+                "started": was.started if was and was.run_id == run_id else _now(),
+                "updated": _now()}))
 
     def _progress(self, doc_id: str, done: int, total: int) -> None:
         with self._connect() as db:
@@ -289,14 +324,21 @@ class Catalog:
     def _stage(self, run_id: int, doc_id: str, stage: str, status: str, seconds: float,
                error: str | None) -> None:
         with self._connect() as db:
-            db.execute(self._upsert(_STAGES, {
-                "doc_id": doc_id, "stage": stage, "status": status,
-                "seconds": round(seconds, 3), "error": error, "run_id": run_id,
-                "updated": _now()}))
+            db.execute(self._stage_row(run_id, doc_id, StageTime(stage, status, seconds, error)))
 
-    def record(self, run_id: int, source: Source, summary: DocumentSummary) -> None:
-        """Record how a document ended in this run (done or failed, with the reason)."""
+    def _stage_row(self, run_id: int, doc_id: str, timed: StageTime) -> Any:
+        return self._upsert(_STAGES, {
+            "doc_id": doc_id, "stage": timed.stage, "status": timed.status,
+            "seconds": round(timed.seconds, 3), "error": timed.error, "run_id": run_id,
+            "updated": _now()})
+
+    def record(self, run_id: int, source: Source, summary: DocumentSummary,
+               stages: Sequence[StageTime] = ()) -> None:
+        """Record how a document ended in this run (done or failed, with the reason),
+        and the ``stages`` timed for it by a :class:`StageTimes`."""
         with self._connect() as db:
+            for timed in stages:
+                db.execute(self._stage_row(run_id, source.doc_id, timed))
             db.execute(delete(_WORKING).where(_WORKING.c.doc_id == source.doc_id))
             db.execute(self._upsert(_DOCUMENTS, {
                 "doc_id": source.doc_id, "relpath": source.relpath, "sha256": source.sha256,

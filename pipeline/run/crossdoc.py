@@ -50,16 +50,11 @@ from pipeline.project.store import DocumentOutput, jsonl, read_manifest
 from pipeline.records import Article, Section, SentencePair
 from pipeline.run.plan import PAIRING, current_documents, pairings
 from pipeline.run.stages import align_params, read_structure, write_review_outcome
-from pipeline.split.languages import language_shares
+from pipeline.split.languages import MINOR_SHARE, language_shares
 from pipeline.split.structure import ACT, decree_number, sentence_texts
 
-__all__ = ["MINOR_SHARE", "CrossPairs", "Pairing", "document_language", "match_files",
+__all__ = ["CrossPairs", "Pairing", "document_language", "match_files",
            "pair_across_documents", "pair_documents", "published_pairs", "run_digest"]
-
-#: A language holding at most this share of a document's letters does not make it a
-#: text in that language: a few short lines taken for English in a Portuguese act
-#: (names, table cells) leave it a Portuguese document, one that pairs.
-MINOR_SHARE = 0.05
 
 DIGEST = "digest.json"
 

@@ -39,7 +39,7 @@ from pipeline.records import (
 )
 from pipeline.repair import RULES, RepairConfig, repair
 from pipeline.run.context import DocumentContext
-from pipeline.split.languages import label_blocks, language_shares, sections_of
+from pipeline.split.languages import MINOR_SHARE, label_blocks, language_shares, sections_of
 from pipeline.split.sentences import segment_text, split_sentences
 from pipeline.split.structure import decree_number, structure_json, structure_of
 
@@ -49,6 +49,7 @@ __all__ = [
     "edition_summary",
     "finish",
     "finish_edition",
+    "languages_to_align",
     "read_structure",
     "repair_config",
     "run_align",
@@ -117,6 +118,17 @@ def run_structure(sections: list[Section], cleaned: CleanedDocument, ctx: Docume
     ctx.out.write("cleaned", "structure.json", json.dumps(
         structure_json(sections, articles), ensure_ascii=False, indent=1) + "\n")
     return articles
+
+
+def languages_to_align(articles: dict[str, list[Article]], sections: list[Section]
+                       ) -> dict[str, list[Article]]:
+    """The articles of the languages a document is written in, to align: a language
+    holding at most :data:`~pipeline.split.languages.MINOR_SHARE` of its letters (brand
+    names in a table taken for English in a Portuguese act) is left out, as each of its
+    pairs with the rest of the document would be noise (flagged, confidence 0.00)."""
+    shares = language_shares(sections)
+    return {language: found for language, found in articles.items()
+            if shares.get(language, 0.0) > MINOR_SHARE}
 
 
 def run_align(articles: dict[str, list[Article]], ctx: DocumentContext

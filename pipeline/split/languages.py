@@ -19,7 +19,7 @@ from pipeline.text.language import detect_language, is_devanagari, letters
 from pipeline.text.lexicon import readable_share
 from pipeline.text.lines import ANNEX_LINE
 
-__all__ = ["label_blocks", "language_shares", "sections_of", "split_blocks"]
+__all__ = ["MINOR_SHARE", "label_blocks", "language_shares", "sections_of", "split_blocks"]
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 _WORD_OR_SYMBOLS = re.compile(r"\S+")
@@ -219,6 +219,13 @@ def sections_of(blocks: list[Block], max_island_letters: int = 100) -> list[Sect
         Section(language=language, blocks=tuple(group))
         for language, group in itertools.groupby(relabelled, key=lambda b: b.language)
     ]
+
+
+#: A language holding at most this share of a document's letters does not make it a
+#: text in that language: a few short lines taken for English in a Portuguese act
+#: (names, table cells) leave it a Portuguese document, one that pairs across
+#: documents, and are not aligned with the rest of it.
+MINOR_SHARE = 0.05
 
 
 def language_shares(sections: list[Section]) -> dict[str, float]:
