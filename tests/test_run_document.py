@@ -95,3 +95,24 @@ def test_a_worker_whose_run_has_ended_writes_nothing(tmp_path: Path, shared: Pat
     with pytest.raises(LockLostError, match="has ended"):
         document.process_act(acts[0], settings, Catalog(settings).start_run("test"))
     assert not settings.cleaned.exists() or not any(settings.cleaned.iterdir())
+
+
+def test_a_language_of_a_few_lines_is_not_aligned():
+    """Brand names in a table taken for English make 3 % of a Portuguese act's letters:
+    they are not aligned with the whole act (each pair would be noise); a language of
+    a real share of the text is."""
+    from pipeline.records import Block
+    from pipeline.run.stages import languages_to_align
+    from pipeline.split.languages import sections_of
+
+    portuguese = "O Ministro de Estado resolve aprovar o regulamento anexo. " * 8
+    blocks = [Block(1, 0, len(portuguese), portuguese, "pt", "langdetect"),
+              Block(1, len(portuguese) + 1, len(portuguese) + 16, "MR. ROBUST NESTEA",
+                    "en", "langdetect")]
+    articles = {"pt": [], "en": []}
+    assert list(languages_to_align(articles, sections_of(blocks, max_island_letters=0))) == [
+        "pt"]
+    half = [blocks[0], Block(2, 0, len(portuguese), "The Minister approves the rules. " * 14,
+                             "en", "langdetect")]
+    assert list(languages_to_align(articles, sections_of(half, max_island_letters=0))) == [
+        "pt", "en"]
