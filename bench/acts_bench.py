@@ -170,7 +170,7 @@ def run_edition(pdf: Path, name: str, extra: dict[str, str], read: float) -> Non
         acts = sorted(p.name for p in (Path(tmp) / "aligned").glob(f"{pdf.stem}--*"))
     log = done.stdout + done.stderr
     in_run = logged_seconds(log, "Beginning flow run", " pages read (")
-    cut = logged_seconds(log, f"{pdf.stem}: ", f"Task run '{pdf.stem}--", start_marker=" acts, ")
+    cut = logged_seconds(log, f"{pdf.stem}: ", " acts processed", start_marker=" acts, ")
     print(f"  gazette run on {name}: exit {done.returncode}, {seconds:.1f} s wall, "
           f"{len(acts)} acts published; in the run: reading {in_run:.1f} s, acts {cut:.1f} s; "
           f"run / this script's reading {seconds / read:.2f}x, run / the run's reading "
