@@ -4,11 +4,12 @@ The flows only orchestrate; the work is in :mod:`pipeline.run.stages` and
 :mod:`pipeline.run.document`. Each document is one task (``process-document``) whose
 stages run as nested tasks, so documents can fan out to a task runner (Dask with
 ``gazette run --dask``); an edition's acts go in tasks of :data:`ACTS_PER_TASK`
-(``process-acts``), their stages plain calls on the run's worker processes. A document is skipped
-when its published manifest says it is done with this content, build key and review
-(:func:`pipeline.project.store.is_up_to_date`); a failed document is recorded with its reason
-and the run goes on. Reading a document (the OCR) is cached by content hash, pipeline
-version and the reading settings, so a re-run of an unchanged file never OCRs it again.
+(``process-acts``), their stages plain calls on the run's worker processes. A document
+is skipped when its published manifest says it is done with this content, build key
+and review (:func:`pipeline.project.store.is_up_to_date`); a failed document is
+recorded with its reason and the run goes on. Reading a document (the OCR) is cached
+by content hash, pipeline version and the reading settings, so a re-run of an
+unchanged file never OCRs it again.
 """
 
 from __future__ import annotations

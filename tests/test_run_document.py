@@ -61,15 +61,19 @@ def test_acts_on_the_workers_give_what_they_give_here(tmp_path: Path, shared: Pa
                for row in rows)
 
 
-def test_an_act_whose_worker_dies_fails_with_the_reason(tmp_path: Path, shared: Path,
+@pytest.mark.parametrize("when", ["working", "handed out"])
+def test_an_act_whose_worker_dies_fails_with_the_reason(when: str, tmp_path: Path,
+                                                         shared: Path,
                                                          monkeypatch: pytest.MonkeyPatch):
-    """A worker that dies under acts (killed, out of memory) fails the acts the pool
-    had with the reason, recorded in the catalog, and stops the pool so the next acts
-    start a new one."""
+    """A worker that dies under acts (killed, out of memory), or a pool stopped for one
+    that died as acts are handed out, fails the acts the pool had with the reason,
+    recorded in the catalog, and stops the pool so the next acts start a new one."""
     settings, acts = edition_acts(tmp_path, shared)
 
     class DyingPool:
         def submit(self, *args: object) -> Future[object]:
+            if when == "handed out":
+                raise RuntimeError("cannot schedule new futures after shutdown")
             dead: Future[object] = Future()
             dead.set_exception(BrokenProcessPool("A child process terminated abruptly"))
             return dead

@@ -146,8 +146,9 @@ def _sent(acts: Sequence[ActDocument], settings: Settings, run_id: int
     for act in acts:
         try:
             sent.append(pool.submit(process_act, act, settings, run_id))
-        except BrokenProcessPool as exc:  # a worker died as acts were handed out
+        except (BrokenProcessPool, RuntimeError) as exc:  # a worker died as acts were
+            # handed out, or the pool was stopped for one that died (after shutdown)
             broken: Future[ActOutcome] = Future()
-            broken.set_exception(exc)
+            broken.set_exception(BrokenProcessPool(str(exc)))
             sent.append(broken)
     return sent
