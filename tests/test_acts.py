@@ -4,12 +4,13 @@ Diário Oficial da União against the acts marked by hand on its first 15 pages.
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import pdfplumber
 from conftest import REPO
 
-from pipeline.editions.acts import find_acts
+from pipeline.editions.acts import NUMBER_SIGN, find_acts
 from pipeline.read.pagedecision import text_in_reading_order
 from pipeline.records import Page
 
@@ -180,3 +181,21 @@ def test_a_line_quoting_another_act_of_its_kind_is_text_of_the_act():
     assert [a.heading for a in acts] == ["SOLUÇÃO DE CONSULTA Nº 6.012, DE 27 DE SETEMBRO DE 2017",
                                          "SOLUÇÃO DE CONSULTA Nº 6.013, DE 27 DE SETEMBRO DE 2017"]
     assert "VINCULADA À SOLUÇÃO DE CONSULTA COSIT" in acts[0].text
+
+
+def test_a_number_sign_ocr_misread_is_known_by_its_shape():
+    """OCR reads the sign of `Nº` as it can (`Ne?`, `N?2`, `No-`, `N°`); a heading is
+    known all the same by an `N` and a few marks before the number, and the act gets
+    its number; a capitalised word that starts with N before a number is no sign."""
+    from pipeline.editions.cut import cut_edition
+    from pipeline.read.ingest import source_for
+    from pipeline.records import IngestedDocument
+
+    decrees = [f"DECRETO {sign} 8.{n}, DE 30 DE SETEMBRO DE 2014\nA PRESIDENTA DA REPÚBLICA, "
+               "no uso da atribuição que lhe confere o art. 84,\nDECRETA:\nArt. 1º Fica "
+               "promulgada a decisão.\nDILMA ROUSSEFF\n"
+               for n, sign in ((385, "Ne?"), (386, "N?2"), (387, "No-"), (388, "N°"))]
+    text = "ISSN 1677-7042\nAtos do Poder Executivo\n.\n" + "".join(decrees)
+    cut = cut_edition(IngestedDocument(source_for(Path("dou.txt")), pages(text)))
+    assert [act.doc_id for act in cut.acts] == [f"dou--decreto-8{n}" for n in range(385, 389)]
+    assert re.match(rf"{NUMBER_SIGN}\d", "NEXO 5") is None  # "ANEXO 5": no sign

@@ -60,10 +60,13 @@ KINDS = {
     "RETIFICAÇÕES": "retificação", "SÚMULA": "súmula", "SOLUÇÃO": "solução de consulta",
 }
 
-#: The number sign before an act's number as editions print it and OCR reads it:
-#: ``Nº``, ``No-``, ``N o-`` (spaced), ``N.º``, ``N?``, ``N?2``, ``N2 8.385`` and ``Nª``
-#: (a misread sign), or ``N`` alone (a lost one).
-NUMBER_SIGN = r"N\s*\.?\s*(?:[º°oª*]|\?2?|2(?=\s+\d))?\s*-?\s*"
+#: The number sign before an act's number as editions print it and OCR reads it, by
+#: its shape: an ``N`` and up to three other characters, one of them no letter, before
+#: a space and the number (``Nº``, ``No-``, ``N?2 8.385``, ``Ne? 8.385``: however OCR
+#: misreads the sign; not ``NEXO 5``), or glued to it or spaced out (``Nº564``, ``N o-
+#: 1.875``, ``N.º``, ``N?``), or ``N`` alone (a lost sign).
+NUMBER_SIGN = (r"N(?:(?=\S{0,2}[^\sA-Za-zÀ-ÿ])\S{1,3}(?=\s+\d)"
+               r"|\s*\.?\s*(?:[º°oª*]|\?2?|2(?=\s+\d))?\s*-?)\s*")
 
 #: What may follow the kind's name on a heading line: a number, a date, an issuer, a
 #: qualifier in capitals, or nothing.
@@ -71,7 +74,7 @@ _HEADING_REST = re.compile(
     r"""^(
         $                                   # RETIFICAÇÕES
       | \s*-\s*[A-Z]{2,}\b                  # RESOLUÇÃO-RDC Nº 54
-      | \s*N\s*\.?\s*(?:[º°oª*]|\?2?|2(?=\s+\d))?\s*-?\s*\d  # Nº 564, N o- 1.875, N?2 8.385
+      | \s*""" + NUMBER_SIGN + r"""\d      # Nº 564, N o- 1.875, N?2 8.385
       | \s+(DE|EM)\s+\d                     # PORTARIAS DE 29 DE SETEMBRO
       | \s+(DO|DA|DOS|DAS)\s+\S             # DESPACHO DO MINISTRO
       | \s+DE\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}\b         # EXTRATO DE PARECER
@@ -175,6 +178,8 @@ def heading_kind(line: str) -> str | None:
     >>> heading_kind("DECRETO N? 8.385, DE 30 DE SETEMBRO DE 2014")
     'decreto'
     >>> heading_kind("DECRETO N?2 8.385, DE 30 DE SETEMBRO DE 2014")
+    'decreto'
+    >>> heading_kind("DECRETO Ne? 8.385, DE 30 DE SETEMBRO DE 2014 Promulga a decisão")
     'decreto'
     >>> heading_kind("ACÓRDÃO Nº 2506/2014 - TCU - Plenário")
     'acórdão'
