@@ -177,6 +177,22 @@ def test_tables_inside_columns_are_read_row_by_row(shared: Path):
         assert row in text.splitlines()
 
 
+def test_letter_spaced_words_are_words_and_word_gaps_are_spaces(shared: Path):
+    """The DOU letter-spaces table cells by drawing a space after each letter and moving
+    back over it; a word gap drawn with no space character is still a gap; real spaces
+    stay, in fonts whose glyph boxes are wider than the glyphs are set."""
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        table, names, spaced = (text_in_reading_order(pdf.pages[n]).text
+                                for n in (93, 11, 126))
+    assert "Encargos 938.244 830.482" in table and "E n c a" not in table
+    assert "Amortização 5.383.119 3.524.808" in table
+    assert "BRAGANÇA" in names and "B R A G" not in names
+    assert "Comissionada, FC-05, da Subsecretaria" in spaced
+    with pdfplumber.open(shared / "corpora" / "india-pdfs" / "1.02.2020.pdf") as pdf:
+        tahoma = text_in_reading_order(pdf.pages[1]).text
+    assert "(Lok Sabha adjourned till 11 A.M., Monday, the 3rd February, 2020)" in tahoma
+
+
 @pytest.mark.slow
 def test_a_page_worker_that_dies_fails_the_document_not_the_run(settings: Settings,
                                                                  shared: Path):

@@ -182,6 +182,7 @@ def test_dou_heads_and_margin_notes_are_removed(shared: Path):
     assert text.count("ISSN 1677-7042") == 11 and "ISSN 1677-7042" not in repaired
     assert "quarta-feira, 1 de outubro de 2014" not in repaired
     assert repaired.count("ICP-Brasil") <= 1
+    assert text.count("Este documento pode") == 11 and "Este documento pode" not in repaired
     removed = [line for line in difflib.ndiff(text.splitlines(), repaired.splitlines())
                if line.startswith("- ")]
     assert removed and all(

@@ -8,7 +8,10 @@ pdfplumber parses the page into characters; everything after that is done here:
 2. **Fake bold.** A character drawn again at (nearly) the same place, as printers make
    bold, is kept once (:func:`dedupe_chars`; pdfplumber's own ``dedupe_chars`` sorts
    with ``list.index`` and is quadratic in the page's characters).
-3. **Layout** (:func:`reading_order`). The page is cut recursively, like an XY-cut,
+3. **Word spaces** (:func:`word_spaces`). A space character the typesetter drew and
+   then moved back over is no word break (letter-spaced type), and ink a good part of
+   the type size apart is two words even where no space character was drawn.
+4. **Layout** (:func:`reading_order`). The page is cut recursively, like an XY-cut,
    on an occupancy grid of 2 pt cells. A region's *gutters* are strips at least 8 pt
    wide that stay empty over long runs (24 pt) in many of its rows and cut it into
    columns no narrower than 18 % of it. Rows that keep every gutter are columns, read
@@ -16,7 +19,7 @@ pdfplumber parses the page into characters; everything after that is done here:
    the columns — the region is cut into bands, read top to bottom, and each band is
    cut again. Horizontal ruled lines are drawn into the grid: a table's rules break
    the white space between its cells, so a table is read row by row.
-4. **Lines.** Each region's characters become lines with pdfplumber's own text
+5. **Lines.** Each region's characters become lines with pdfplumber's own text
    assembly (``extract_text``), as a plain ``page.extract_text()`` would read them.
 """
 
@@ -32,7 +35,7 @@ import numpy as np
 from pdfplumber.utils import extract_text
 
 __all__ = ["PageText", "Region", "dedupe_chars", "read_text_layer", "reading_order",
-           "split_by_orientation"]
+           "split_by_orientation", "word_spaces"]
 
 #: Side of a cell of the occupancy grid, in points.
 CELL = 2.0
@@ -49,6 +52,17 @@ MIN_COLUMN_SHARE = 0.18
 MIN_GUTTER_ROWS = 0.3
 #: Two characters with the same text and font within this distance (points) are one.
 DEDUPE_TOLERANCE = 1.0
+#: Word spaces are told by how much wider a gap is than the gap between the letters of
+#: a word in the same font on the page (its median: 0 where the font's glyph boxes are
+#: its advances, -4 pt in a PDF whose boxes are wider than the glyphs are set), in
+#: shares of the type size. A space character drawn in a gap no wider than the letters'
+#: gap by this share is no word break: a typesetter that letter-spaces a word draws a
+#: space after each letter and moves back over it (``E n c a rg o s``: 0 wider); a
+#: tight word space after a full stop is 0.11 wider.
+MIN_SPACE = 0.06
+#: A gap wider than the letters' by this share is a word break where no space character
+#: was drawn (``doGabinete``: 0.47 of 6-point type, under pdfplumber's fixed 3 pt).
+WORD_GAP = 0.3
 #: Recursion limit of the cuts (a page has a handful of levels).
 MAX_DEPTH = 12
 
@@ -101,7 +115,7 @@ def read_text_layer(chars: Sequence[Char], width: float, height: float,
     (['left00', 'left01'], 'right00', 2)
     """
     body, turned, diagonal = split_by_orientation(chars)
-    body = dedupe_chars(body)
+    body = word_spaces(dedupe_chars(body))
     regions = reading_order(body, width, height, rules)
     parts = [extract_text(members) for _, members in regions]
     if turned:
@@ -169,6 +183,62 @@ def dedupe_chars(chars: Sequence[Char], tolerance: float = DEDUPE_TOLERANCE) -> 
         else:
             cell.append((x, y))
     return kept
+
+
+def word_spaces(chars: Sequence[Char]) -> list[Char]:
+    """``chars`` (in the order drawn) with the space characters that break no words
+    dropped and one added in each gap between words that has none (see
+    :data:`MIN_SPACE` and :data:`WORD_GAP`).
+
+    >>> def char(text, x0, x1):
+    ...     return {"text": text, "x0": x0, "x1": x1, "top": 10.0, "size": 6.0,
+    ...             "fontname": "Times"}
+    >>> spaced = [char("E", 50.6, 54.3), char(" ", 54.2, 55.6), char("n", 54.3, 57.3),
+    ...           char(" ", 57.2, 58.6), char("c", 57.3, 59.9)]
+    >>> "".join(c["text"] for c in word_spaces(spaced))
+    'Enc'
+    >>> "".join(c["text"] for c in word_spaces([char("d", 725.9, 728.9),
+    ...     char("o", 728.9, 731.9), char("G", 734.7, 739.0), char("a", 739.0, 741.7)]))
+    'do Ga'
+    """
+    letters = _letter_gaps(chars)
+    kept: list[Char] = []
+    previous: Char | None = None  # the last ink
+    spaces: list[Char] = []  # the space characters drawn since
+    for char in chars:
+        if not char["text"].strip():
+            spaces.append(char)
+            continue
+        if previous is not None and _same_line_on(previous, char):
+            wider = (char["x0"] - previous["x1"]
+                     - letters.get((previous["fontname"], previous["size"]), 0.0))
+            if spaces and wider < MIN_SPACE * previous["size"]:
+                spaces = []
+            elif not spaces and wider > WORD_GAP * previous["size"]:
+                spaces = [dict(previous, text=" ", x0=previous["x1"], x1=char["x0"])]
+        kept.extend(spaces)
+        kept.append(char)
+        previous, spaces = char, []
+    kept.extend(spaces)
+    return kept
+
+
+def _letter_gaps(chars: Sequence[Char]) -> dict[tuple[str, float], float]:
+    """The median gap (points) between ink drawn one after the other on a line with no
+    space between, for each font and size."""
+    gaps: dict[tuple[str, float], list[float]] = {}
+    for previous, char in itertools.pairwise(chars):
+        if (previous["text"].strip() and char["text"].strip()
+                and _same_line_on(previous, char)):
+            gaps.setdefault((previous["fontname"], previous["size"]), []).append(
+                char["x0"] - previous["x1"])
+    return {font: float(np.median(values)) for font, values in gaps.items()}
+
+
+def _same_line_on(previous: Char, char: Char) -> bool:
+    """True if ``char`` follows ``previous`` on its line, to the right of it."""
+    return (abs(char["top"] - previous["top"]) < 0.3 * previous["size"]
+            and char["x0"] >= previous["x0"])
 
 
 def _near(points: list[tuple[float, float]] | None, x: float, y: float,

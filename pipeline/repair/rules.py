@@ -124,7 +124,7 @@ _DOU_PIECE = (
     r"|N\S{0,2} \d+, (?:(?:segunda|terça|quarta|quinta|sexta)-feira|sábado|domingo), "
     r"\d{1,2} de \w+ de \d{4}"
     r"|Este documento pode ser verificado no ender\S* eletr\S* http:/?/www ?\.in\.g[^\n,]*"
-    r"(?: , Documento assinado digitalmente conforme MP n[oº]- 2\.200-2 de 24/08/2001, "
+    r"(?: ?, Documento assinado digitalmente conforme MP n[oº]- 2\.200-2 de 24/08/2001, "
     r"que institui a)?"
     r"|pelo c\S{0,2}digo \d{17}"
     r"|\S*gov\.br/autenticidade\.html ?, Documento assinad\S*"
