@@ -148,8 +148,8 @@ def bigrams(text: str) -> Counter[tuple[str, str]]:
 
 
 def agreement(text: str, reference: str) -> float:
-    ours, theirs = bigrams(text), bigrams(reference)
-    return sum((ours & theirs).values()) / max(1, sum(theirs.values()))
+    """Shared bigrams over the reference's bigrams, on one page."""
+    return overall_agreement([text], [reference])
 
 
 def overall_agreement(texts: list[str], references: list[str]) -> float:
