@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import GazetteError
-from pipeline.repair import RULES
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -212,7 +211,7 @@ class Settings:
         """What a document's pages depend on besides its bytes: the reading settings and
         the reading code (the key of the reading cache)."""
         return _key({name: getattr(self, name) for name in READING_SETTINGS},
-                    READING_CODE)
+                    reading_code())
 
     def output_key(self) -> str:
         """What a document's outputs depend on besides its bytes: every setting that
@@ -269,10 +268,13 @@ def package_imports(start: str) -> tuple[str, ...]:
     return tuple(sorted(path.relative_to(_PACKAGE).as_posix() for path in found))
 
 
-#: The library's files that reading runs (the settings' own module aside: the values
-#: of the reading settings are in the key), for the reading key.
-READING_CODE = tuple(name for name in package_imports("read/ingest.py")
-                     if name != "config.py")
+@cache
+def reading_code() -> tuple[str, ...]:
+    """The library's files that reading runs (the settings' own module aside: the values
+    of the reading settings are in the key), for the reading key. Found when first
+    asked, not at import: every process imports the settings, and parsing the sources
+    costs a tenth of a second."""
+    return tuple(name for name in package_imports("read/ingest.py") if name != "config.py")
 
 
 def masked_url(url: str) -> str:
@@ -362,6 +364,9 @@ def _checked(name: str, value: Any, default: Any, origin: str) -> Any:
         return tuple(sorted((key, _checked(f"align.{key}", number, knobs[key], origin))
                             for key, number in value.items()))
     if name == "repair_disabled":
+        # imported here: the rules load ftfy and the lexicons, which reading does not need
+        from pipeline.repair import RULES
+
         if not isinstance(value, list | tuple) or any(rule not in RULES for rule in value):
             raise bad(f"a list of repair rules ({', '.join(RULES)})")
         return tuple(value)

@@ -8,6 +8,7 @@ terms of tax treaties in ``pipeline/text/data/hindi_legal_terms.txt``).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import unicodedata
@@ -60,8 +61,11 @@ def domain_words(language: str) -> frozenset[str]:
 @cache
 def vocabulary(language: str) -> frozenset[str]:
     """The lowercased words known for ``language`` (``en``, ``pt``, ``sv``, ``hi``):
-    wordfreq's and its domain list's."""
-    return frozenset(wordfreq.get_frequency_dict(language)) | domain_words(language)
+    wordfreq's and its domain list's. Taken from wordfreq's lists of words by
+    frequency band, not its dictionary of frequencies, which is slower to build (a
+    process that reads a scan loads three languages' words)."""
+    return frozenset(itertools.chain.from_iterable(wordfreq.get_frequency_list(language))
+                     ) | domain_words(language)
 
 
 def is_known(word: str, languages: tuple[str, ...]) -> bool:
