@@ -39,7 +39,7 @@ from pipeline.config import Settings
 from pipeline.read.pageimage import Gray, despeckle, level, skew_angle, unskew, whole_lines
 from pipeline.read.tesseract import OcrResult, Orientation, Tesseract
 from pipeline.text.language import detect_language
-from pipeline.text.lexicon import known_share
+from pipeline.text.lexicon import common_share
 
 __all__ = ["OcrEngine", "PreparedPage", "ScanResult", "language_pack", "prepare_page",
            "probe_pack", "read_scan"]
@@ -118,10 +118,12 @@ def reading_language(text: str, settings: Settings) -> str:
     """The language of an OCR reading (``other`` if none of the packs' languages).
 
     Told by its letters (:func:`pipeline.text.language.detect_language`), and checked
-    against the words: if another language's lexicon knows more of them, it is that
-    language. A table of brand names and figures on a Portuguese page (``DADO
-    BIER Red Ale 27 31``) has English letter statistics, but its ``de``, ``outubro``
-    and ``seção`` are Portuguese.
+    against the words: if more of them are common words of another language
+    (:func:`pipeline.text.lexicon.common_share`), it is that language. A table of
+    brand names and figures on a Portuguese page (``DADO BIER Red Ale 27 31``) has
+    English letter statistics, but its ``de``, ``outubro`` and ``seção`` are
+    Portuguese. Common words, not whole lexicons: loading those is most of what a
+    one-page scan costs besides Tesseract.
 
     >>> s = Settings.for_root(Path("."))
     >>> reading_language("DADO BIER Red Ale 27 31 DEVASSA RUIVA Royal Black DOS EQUIS "
@@ -131,8 +133,8 @@ def reading_language(text: str, settings: Settings) -> str:
     ...                  "of the notifications.", s)
     'en'
     """
-    language, _ = detect_language(text, settings)
-    shares = {lang: known_share(text, (lang,))[0] for lang in _LANGUAGE_PACKS
+    language, _ = detect_language(text, settings, legacy_fonts=False)
+    shares = {lang: common_share(text, lang) for lang in _LANGUAGE_PACKS
               if lang in settings.languages}
     if language not in shares or shares[language] >= max(shares.values()):
         return language  # too short to tell stays so

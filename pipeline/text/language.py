@@ -78,13 +78,15 @@ def _factory(languages: tuple[str, ...], seed: int) -> DetectorFactory:
 _LATIN_CAPITALS = re.compile(r"\b[A-Z][A-Z]+\b")
 
 
-def detect_language(text: str, settings: DetectionSettings) -> tuple[str, str]:
+def detect_language(text: str, settings: DetectionSettings, legacy_fonts: bool = True
+                    ) -> tuple[str, str]:
     """Label one block: returns ``(language, evidence)``.
 
     Evidence is ``script`` (mostly Devanagari letters: Hindi), ``legacy-font`` (Hindi
-    typed in a legacy font, see :func:`looks_like_legacy_hindi`), ``langdetect``,
-    ``neighbours`` (too few letters to judge; resolved by :func:`label_blocks`) or
-    ``no-letters``.
+    typed in a legacy font, see :func:`looks_like_legacy_hindi`; not looked for if
+    ``legacy_fonts`` is false: OCR reads letters as they look, so its text is in no
+    font's encoding), ``langdetect``, ``neighbours`` (too few letters to judge;
+    resolved by :func:`label_blocks`) or ``no-letters``.
 
     >>> from types import SimpleNamespace
     >>> s = SimpleNamespace(languages=("pt", "en", "sv", "hi"), min_block_letters=40,
@@ -110,7 +112,7 @@ def detect_language(text: str, settings: DetectionSettings) -> tuple[str, str]:
     if len(found) < settings.min_block_letters:
         return "other", "neighbours"
     latin_langs = tuple(lang for lang in settings.languages if lang != "hi")
-    if "hi" in settings.languages and looks_like_legacy_hindi(text, latin_langs):
+    if legacy_fonts and "hi" in settings.languages and looks_like_legacy_hindi(text, latin_langs):
         return "hi", "legacy-font"
     # Treaties quote foreign terms in parentheses: "o imposto nacional sobre a renda
     # (den statliga inkomstskatten)". Judge the text around them where there is enough.
