@@ -66,6 +66,18 @@ def test_the_probe_passes_over_strips_that_tell_nothing(tmp_path: Path, settings
     assert engine.calls == ["read eng"] * 3  # every strip tried
 
 
+def test_a_strip_of_names_tells_no_language(tmp_path: Path, settings: Settings):
+    # a column of beer brands on a Portuguese page (DOUS1a page 19, read with eng): its
+    # letters and its words both look Swedish, and it has no running text
+    brands = ("BADEN BADEN PILSEN CRISTAL\nBADEN BADEN WEISS\nBAMBERG ALT\nBAMBERG HELLES\n"
+              "Kromus Bier\nBAMBERG MUNCHEN\nBAMBERG RAUCHBIER\nBAVARIA PREMIUM\nLA TRAPE\n"
+              "Leffe\nLOKAL PIL")
+    engine = ScriptedEngine({"eng": reading(brands, 90)})
+    pack, why = probe_pack(page_with_lines(tmp_path / "p.pbm"), settings, engine)
+    assert (pack, why) == (settings.ocr_languages, "no strip tells a language or script")
+    assert engine.calls == ["read eng"] * 3
+
+
 def test_the_probe_detects_the_script_of_unreadable_text(tmp_path: Path, settings: Settings):
     engine = ScriptedEngine({"eng": reading("ii 1I Il ll .. ~~ ,,", 20)},
                             Orientation(rotate=0, script="Devanagari", script_confidence=3.0))

@@ -39,7 +39,7 @@ from pipeline.config import Settings
 from pipeline.read.pageimage import Gray, despeckle, level, skew_angle, unskew, whole_lines
 from pipeline.read.tesseract import OcrResult, Orientation, Tesseract
 from pipeline.text.language import detect_language
-from pipeline.text.lexicon import common_share
+from pipeline.text.lexicon import common_share, words
 
 __all__ = ["OcrEngine", "PreparedPage", "ScanResult", "language_pack", "prepare_page",
            "probe_pack", "read_scan"]
@@ -59,6 +59,11 @@ _PROBE_PACK = "eng"
 _PROBE_STRIPS = ((0.4, 0.5), (0.6, 0.7), (0.2, 0.3))
 _PROBE_WIDTH = 0.4
 _PROBE_MIN_WORDS = 5
+#: The words in lower case a reading needs to tell its language (see
+#: :func:`reading_language`).
+_MIN_RUNNING_WORDS = 8
+#: Without them, the share of common words by which one language must lead the next.
+_CLEAR_MARGIN = 0.2
 #: A smaller skew (degrees) is left alone.
 _MIN_SKEW = 0.3
 #: The language of a page's reading is told from its first characters, this many.
@@ -115,30 +120,42 @@ class PreparedPage:
 
 
 def reading_language(text: str, settings: Settings) -> str:
-    """The language of an OCR reading (``other`` if none of the packs' languages).
+    """The language of an OCR reading (``other`` if it tells none of the packs').
 
-    Told by its letters (:func:`pipeline.text.language.detect_language`), and checked
-    against the words: if more of them are common words of another language
-    (:func:`pipeline.text.lexicon.common_share`), it is that language. A table of
-    brand names and figures on a Portuguese page (``DADO BIER Red Ale 27 31``) has
-    English letter statistics, but its ``de``, ``outubro`` and ``seção`` are
-    Portuguese. Common words, not whole lexicons: loading those is most of what a
-    one-page scan costs besides Tesseract.
+    Told by its running text, the words in lower case, where it has
+    ``_MIN_RUNNING_WORDS`` of them: the language of their letters
+    (:func:`pipeline.text.language.detect_language`), unless more of them are common
+    words of another language (:func:`pipeline.text.lexicon.common_share`).
+    Capitals are names, headings and table cells, which any language prints: a
+    column of beer brands (``BADEN BADEN WEISS / BAMBERG RAUCHBIER``) reads as Swedish
+    by its letters and by its words alike. A reading with less running text (a list
+    of cases, a table) is the language whose common words it has most of, if that
+    share leads the next language's by ``_CLEAR_MARGIN``, else none. Common words,
+    not whole lexicons: loading those is most of what a one-page scan costs besides
+    Tesseract.
 
     >>> s = Settings.for_root(Path("."))
-    >>> reading_language("DADO BIER Red Ale 27 31 DEVASSA RUIVA Royal Black DOS EQUIS "
-    ...                  "Summer Chopp Claro Malzbier Diário Oficial da União, seção 1", s)
-    'pt'
     >>> reading_language("This Protocol shall enter into force on the date of the later "
     ...                  "of the notifications.", s)
     'en'
+    >>> reading_language("38 - Processo: 13746.000271/2007-78 - Recorrente: NITRIFEEX S/A "
+    ...                  "INDUSTRIA E COMERCIO e Recorrida: FAZENDA NACIONAL", s)
+    'pt'
+    >>> reading_language("BADEN BADEN PILSEN CRISTAL BADEN BADEN WEISS BAMBERG ALT "
+    ...                  "BAMBERG HELLES Kromus Bier BAVARIA PREMIUM LA TRAPE Leffe", s)
+    'other'
     """
-    language, _ = detect_language(text, settings, legacy_fonts=False)
-    shares = {lang: common_share(text, lang) for lang in _LANGUAGE_PACKS
-              if lang in settings.languages}
-    if language not in shares or shares[language] >= max(shares.values()):
-        return language  # too short to tell stays so
-    return max(shares, key=lambda lang: shares[lang])
+    languages = [lang for lang in _LANGUAGE_PACKS if lang in settings.languages]
+    running = " ".join(word for word in text.split() if word.islower())
+    if len(words(running)) < _MIN_RUNNING_WORDS:
+        shares = sorted((common_share(text, lang), lang) for lang in languages)
+        clear = len(shares) == 1 or shares[-1][0] - shares[-2][0] >= _CLEAR_MARGIN
+        return shares[-1][1] if shares and clear else "other"
+    language, _ = detect_language(running, settings, legacy_fonts=False)
+    by_words = {lang: common_share(running, lang) for lang in languages}
+    if language not in by_words or by_words[language] >= max(by_words.values()):
+        return language
+    return max(by_words, key=lambda lang: by_words[lang])
 
 
 def prepare_page(page: Gray, out: Path) -> PreparedPage:
