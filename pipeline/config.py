@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import GazetteError
+from pipeline.repair import RULES
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -364,9 +365,6 @@ def _checked(name: str, value: Any, default: Any, origin: str) -> Any:
         return tuple(sorted((key, _checked(f"align.{key}", number, knobs[key], origin))
                             for key, number in value.items()))
     if name == "repair_disabled":
-        # imported here: the rules load ftfy and the lexicons, which reading does not need
-        from pipeline.repair import RULES
-
         if not isinstance(value, list | tuple) or any(rule not in RULES for rule in value):
             raise bad(f"a list of repair rules ({', '.join(RULES)})")
         return tuple(value)
