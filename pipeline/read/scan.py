@@ -131,8 +131,8 @@ def reading_language(text: str, settings: Settings) -> str:
     by its letters and by its words alike. A reading with less running text (a list
     of cases, a table) is the language whose common words it has most of, if that
     share leads the next language's by ``_CLEAR_MARGIN``, else none. Common words,
-    not whole lexicons: loading those is most of what a one-page scan costs besides
-    Tesseract.
+    not whole lexicons (:func:`pipeline.text.lexicon.vocabulary`): loading three of
+    those took more of a one-page scan's CPU than anything else besides Tesseract.
 
     >>> s = Settings.for_root(Path("."))
     >>> reading_language("This Protocol shall enter into force on the date of the later "

@@ -65,7 +65,8 @@ def vocabulary(language: str) -> frozenset[str]:
     """The lowercased words known for ``language`` (``en``, ``pt``, ``sv``, ``hi``):
     wordfreq's and its domain list's. Taken from wordfreq's lists of words by
     frequency band, not its dictionary of frequencies, which is slower to build (a
-    process that reads a scan loads three languages' words)."""
+    process that repairs text or decides on text-layer pages loads three languages'
+    words)."""
     return frozenset(itertools.chain.from_iterable(wordfreq.get_frequency_list(language))
                      ) | domain_words(language)
 
