@@ -173,7 +173,9 @@ def _log_pairs(found: crossdoc.CrossPairs) -> None:
                     pairing.other, pairing.describe(), pairing.english, pairing.other,
                     "" if aligned else " (up to date)")
     for english, best in found.unpaired:
-        logger.info("%s: no translation found%s", english, "" if best is None else
+        logger.info("%s: no translation found%s", english, (
+                    " (no document of another language is near it in length with its "
+                    "numbers)") if best is None else
                     f" (best candidate {best.other}, {best.language}, score {best.score:.2f}; "
                     f"a pair needs {MIN_SCORE} and each document one partner: "
                     f"{best.evidence()})")

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pairing_data import decisions, english_lines, paragraph_texts
 
 from pipeline.align import align_sentences, pair_articles
@@ -130,6 +132,42 @@ def test_short_headings_close_to_everything_do_not_hide_a_translation(
     match = rescore(profile, english, other, similarity)
     assert (match.matched, match.score >= MIN_SCORE) == ((8, True) if length_rule
                                                          else (0, False))
+
+
+@given(st.integers(1, 100), st.integers(1, 100), st.data())
+def test_documents_that_may_not_pair_score_under_the_bar(english_size: int, other_size: int,
+                                                         data: st.DataObject):
+    """`may_pair` rules a pair out by sizes alone only where no content could pair it:
+    every sampled sentence found with cosine 1 at English sentences drawn in order
+    anywhere in the text, a pair it rules out still scores under MIN_SCORE (and one of
+    the two documents scores it so, whichever is the English text)."""
+    positions = docalign.digest_sample(["four words in it"] * other_size)
+    # the samples' counterparts: in order, spanning any stretch of the English text
+    first = data.draw(st.integers(0, english_size - 1))
+    last = data.draw(st.integers(first, english_size - 1))
+    found = sorted([first, last, *data.draw(st.lists(st.integers(first, last), min_size=max(
+        0, len(positions) - 2), max_size=max(0, len(positions) - 2)))])[:len(positions)]
+    english = Sentences(np.eye(english_size), (Counter(),) * english_size,
+                        np.full(english_size, 16, np.float32))
+    profile = Digest("en", "en", english_size, (), None, Counter())
+    other = Digest("pt", "pt", other_size, tuple((i, "four words in it") for i in positions),
+                   None, Counter())
+    match = rescore(profile, english, other, np.eye(english_size)[found])
+    assert docalign.may_pair(profile, other) == docalign.may_pair(other, profile)
+    if not docalign.may_pair(profile, other):
+        assert match.score < MIN_SCORE
+
+
+def test_numbers_that_disagree_rule_a_pair_out_before_any_embedding():
+    """Two documents whose numbers agree no more than NUMBERS_FLOOR score 0, so they
+    are not embedded to find out: `pairable` keeps a translation's act and leaves a
+    sibling act of the same size whose numbers are its own."""
+    texts = [f"Artigo {n}. O Acordo de {1990 + n} aplica-se." for n in range(1, 13)]
+    english = docalign.digest("en", "en", [t.replace("Artigo", "Article") for t in texts])
+    act = docalign.digest("act", "pt", texts)
+    sibling = docalign.digest("sibling", "pt", [t.replace("19", "18") for t in texts])
+    weights = docalign.number_weights([act, sibling])
+    assert [d.doc_id for d in docalign.pairable([english], [act, sibling], weights)] == ["act"]
 
 
 #: The sizes of the calls `_embed_by_length` was given.

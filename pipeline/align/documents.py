@@ -52,7 +52,8 @@ from pipeline.split.structure import normalize_number
 
 __all__ = ["DIGEST_SIZE", "DIGEST_TOKENS", "MIN_SCORE", "Digest", "DocumentIndex", "Match",
            "Sentences", "digest", "digest_sample", "find_translations", "language_offsets",
-           "link", "number_weights", "numbers_of", "rescore", "with_vectors"]
+           "link", "may_pair", "number_weights", "numbers_of", "pairable", "rescore",
+           "with_vectors"]
 
 Embed = Callable[[list[str]], np.ndarray]
 
@@ -168,15 +169,17 @@ def _unit(vector: np.ndarray) -> np.ndarray:
 class DocumentIndex:
     """Digests of many documents, searched by cosine similarity in one product, each
     with its language's offset taken out (:func:`language_offsets`), and the weights of
-    the numbers they hold (:func:`number_weights`)."""
+    the numbers they hold (:func:`number_weights`; ``weights``: those of a larger
+    collection that these digests were chosen from, see :func:`pairable`)."""
 
-    def __init__(self, digests: Sequence[Digest], offsets: dict[str, np.ndarray]) -> None:
+    def __init__(self, digests: Sequence[Digest], offsets: dict[str, np.ndarray],
+                 weights: dict[str, float] | None = None) -> None:
         self.digests = list(digests)
         self.offsets = offsets
         self.matrix = (np.stack([self.centred(d) for d in self.digests]) if self.digests
                        else np.zeros((0, 384), np.float32))
         self.languages = np.array([d.language for d in self.digests])
-        self.weights = number_weights(self.digests)
+        self.weights = number_weights(self.digests) if weights is None else weights
 
     def centred(self, digest: Digest) -> np.ndarray:
         """The digest's vector with its language's offset taken out."""
@@ -184,15 +187,22 @@ class DocumentIndex:
             raise ValueError(f"the digest of {digest.doc_id} has no vector (with_vectors)")
         return _unit(digest.vector - self.offsets.get(digest.language, 0.0))
 
-    def nearest(self, digest: Digest, language: str, k: int = CANDIDATES
-                ) -> list[Digest]:
-        """The ``k`` documents of ``language`` nearest to ``digest``, nearest first."""
+    def nearest(self, digest: Digest, language: str, k: int = CANDIDATES,
+                min_score: float = MIN_SCORE) -> list[Digest]:
+        """The ``k`` documents of ``language`` nearest to ``digest``, nearest first, of
+        those that may pair with it (:func:`may_pair`: a document that cannot reach
+        ``min_score`` takes no candidate's place)."""
         if not self.digests:
             return []
         similarity = self.matrix @ self.centred(digest)
         similarity[self.languages != language] = -np.inf
-        order = np.argsort(-similarity, kind="stable")[:k]
-        return [self.digests[i] for i in order if np.isfinite(similarity[i])]
+        found: list[Digest] = []
+        for i in np.argsort(-similarity, kind="stable"):
+            if len(found) == k or not np.isfinite(similarity[i]):
+                break
+            if may_pair(digest, self.digests[i], self.weights, min_score):
+                found.append(self.digests[i])
+        return found
 
 
 @dataclass(frozen=True)
@@ -245,6 +255,9 @@ NUMBER_BONUS = 0.05
 #: The share of each document the overlap must cover to count fully (a decree that
 #: prints the treaty after its own text, an English file with an explanatory note).
 MIN_SHARE = 0.5
+#: How alike in length (shorter over longer) the overlap must be on both sides to count
+#: fully.
+FULL_LENGTH = 0.6
 #: The agreement of numbers (weighed by :func:`number_weights`) at and below which two
 #: documents are not translations, and from which it counts fully (a sibling decision
 #: of the same committee, alike but for its number and date, agrees 0.65–0.78; a
@@ -278,9 +291,10 @@ def rescore(english: Digest, english_sentences: Sentences, other: Digest,
     counterparts in the samples' order is what the documents share. The score is the
     product of: the chain's share of the samples in the stretch it spans; the share of
     each document that stretch covers (full from :data:`MIN_SHARE`); how alike in
-    length the stretch is on both sides (full from 0.6); the agreement of the two
-    documents' numbers, each number weighing by ``weights`` (:func:`number_weights`:
-    a number few documents hold says more than a year all of them hold), none at
+    length the stretch is on both sides (full from :data:`FULL_LENGTH`); the agreement
+    of the two documents' numbers, each number weighing by ``weights``
+    (:func:`number_weights`: a number few documents hold says more than a year all of
+    them hold), none at
     :data:`NUMBERS_FLOOR` and full from :data:`NUMBERS_FULL`; and, for a chain of
     fewer than three, its length over three.
     """
@@ -303,7 +317,7 @@ def rescore(english: Digest, english_sentences: Sentences, other: Digest,
     length = min(english_span, other_span) / max(english_span, other_span)
     score = (len(chain) / sampled
              * min(1.0, english_share / MIN_SHARE) * min(1.0, other_share / MIN_SHARE)
-             * min(1.0, length / 0.6)
+             * min(1.0, length / FULL_LENGTH)
              * (1.0 if numbers is None else min(1.0, max(0.0, (numbers - NUMBERS_FLOOR)
                                                          / (NUMBERS_FULL - NUMBERS_FLOOR))))
              * min(1.0, len(chain) / min(3, len(other.sample))))
@@ -429,6 +443,46 @@ def _containment(a: Counter[str], b: Counter[str], weights: dict[str, float]
     return round(weight(a & b) / min(weight(a), weight(b)), 4)
 
 
+def may_pair(a: Digest, b: Digest, weights: dict[str, float] | None = None,
+             min_score: float = MIN_SCORE) -> bool:
+    """Whether :func:`rescore` can give documents ``a`` and ``b`` (an English text and
+    another, either way round) ``min_score``, told from their digests without a vector.
+
+    Two bounds hold whatever their sentences say. The overlap spans at most the
+    smaller document, so the larger one's share of it and the likeness of its lengths
+    on both sides give at most ``smaller / (MIN_SHARE * FULL_LENGTH * larger)``: a
+    portaria of 10 sentences never pairs with a treaty of 139. And numbers that agree
+    no more than :data:`NUMBERS_FLOOR` give 0. Every other factor is at most 1.
+
+    >>> texts = [f"Article {n} of the Convention of 2014." for n in range(1, 40)]
+    >>> treaty, act = digest("en", "en", texts), digest("pt", "pt", texts[:4])
+    >>> may_pair(treaty, act), may_pair(treaty, digest("pt", "pt", texts[:5]))
+    (False, True)
+    >>> may_pair(treaty, digest("pt", "pt", [t.replace("20", "19") for t in texts]))
+    False
+    """
+    smaller, larger = sorted((max(1, a.size), max(1, b.size)))
+    if round(smaller / (MIN_SHARE * FULL_LENGTH * larger), 4) < min_score:
+        return False
+    numbers = _containment(a.numbers, b.numbers, weights or {})
+    return numbers is None or numbers > NUMBERS_FLOOR
+
+
+def pairable(english: Sequence[Digest], others: Sequence[Digest],
+             weights: dict[str, float] | None = None) -> list[Digest]:
+    """The documents of ``others`` that may pair with one of ``english`` at least
+    (:func:`may_pair`): only theirs need vectors. It serves either way round: the
+    English texts that may pair with one of the others.
+
+    >>> texts = [f"Article {n} of the Convention of 2014." for n in range(1, 40)]
+    >>> [d.doc_id for d in pairable([digest("en", "en", texts)], [digest(
+    ...     "p1", "pt", texts[:4]), digest("p2", "pt", texts[:30])])]
+    ['p2']
+    """
+    return [other for other in others
+            if any(may_pair(one, other, weights) for one in english)]
+
+
 def link(matches: Sequence[Match], min_score: float = MIN_SCORE) -> list[Match]:
     """The matches taken, best score first (competitive linking): an English text takes
     at most one document per language, a document one English text; matches under
@@ -461,20 +515,23 @@ def find_translations(english: Sequence[Digest], index: DocumentIndex,
     """Each English text's translations among the documents of ``index``: the matches
     taken (:func:`link`) and every match scored (for the report).
 
-    Candidates are each English text's ``k`` nearest documents per language
-    (:meth:`DocumentIndex.nearest`); ``sentences`` gives an English text's sentences (by
-    its document id), whose vectors ``embed`` gives; ``embed_sample`` (default
-    ``embed``) gives the samples' as their digests were made.
+    Candidates are each English text's ``k`` nearest documents per language of those
+    that may pair with it (:meth:`DocumentIndex.nearest`); ``sentences`` gives an
+    English text's sentences (by its document id), whose vectors ``embed`` gives;
+    ``embed_sample`` (default ``embed``) gives the samples' as their digests were made.
     """
     embed_sample = embed_sample or embed
     languages = sorted(set(index.languages.tolist()))
     scored = []
     for profile in english:
+        candidates = [other for language in languages
+                      for other in index.nearest(profile, language, k, min_score)]
+        if not candidates:
+            continue  # its sentences need no vectors
         english_sentences = Sentences.of(sentences(profile.doc_id), embed)
-        for language in languages:
-            for other in index.nearest(profile, language, k):
-                scored.append(rescore(profile, english_sentences, other,
-                                      embed_sample([text for _, text in other.sample]),
-                                      index.weights))
+        for other in candidates:
+            scored.append(rescore(profile, english_sentences, other,
+                                  embed_sample([text for _, text in other.sample]),
+                                  index.weights))
     scored.sort(key=lambda m: (m.english, m.language, -m.score, m.other))
     return link(scored, min_score), scored

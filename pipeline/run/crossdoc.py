@@ -36,6 +36,8 @@ from pipeline.align.documents import (
     digest,
     find_translations,
     language_offsets,
+    number_weights,
+    pairable,
     with_vectors,
 )
 from pipeline.config import Settings
@@ -164,6 +166,27 @@ def _sample_embedder(settings: Settings) -> Callable[[list[str]], np.ndarray]:
     return partial(encoder_for(settings).encode, max_tokens=DIGEST_TOKENS)
 
 
+def _translations(english: list[Digest], others: list[Digest],
+                  sentences: Callable[[str], Sequence[str]], settings: Settings
+                  ) -> tuple[list[Match], list[Match]]:
+    """The English texts' translations among ``others``, as
+    :func:`pipeline.align.documents.find_translations` finds them. Only the documents
+    that may pair (:func:`pipeline.align.documents.pairable`, by their sizes and
+    numbers) are embedded: beside a treaty, five of an edition's 455 acts."""
+    weights = number_weights(others)  # the numbers' weights among all the documents
+    others = pairable(english, others, weights)
+    english = pairable(others, english, weights)
+    if not english or not others:
+        return [], []
+    embed_sample = _sample_embedder(settings)
+    english = with_vectors(english, embed_sample)
+    others = with_vectors(others, embed_sample)
+    offsets = language_offsets({d.language for d in others} | {settings.pivot_language},
+                               embed_sample)
+    return find_translations(english, DocumentIndex(others, offsets, weights), sentences,
+                             encoder_for(settings).encode, embed_sample)
+
+
 def pair_across_documents(settings: Settings, run_id: int | None = None,
                           realign: Collection[str] = ()) -> CrossPairs:
     """Find and publish the pairs across the documents of the inbox (see the module's
@@ -174,17 +197,8 @@ def pair_across_documents(settings: Settings, run_id: int | None = None,
     pivot = settings.pivot_language
     english = [d for d in digests if d.language == pivot]
     others = [d for d in digests if d.language != pivot]
-    found: list[Match] = []
-    scored: list[Match] = []
-    if english and others:
-        encoder = encoder_for(settings)
-        english = with_vectors(english, _sample_embedder(settings))
-        others = with_vectors(others, _sample_embedder(settings))
-        offsets = language_offsets({d.language for d in digests}, _sample_embedder(settings))
-        found, scored = find_translations(
-            english, DocumentIndex(others, offsets), lambda doc: document_sentences(
-                _published_articles(settings, doc), pivot), encoder.encode,
-            _sample_embedder(settings))
+    found, scored = _translations(english, others, lambda doc: document_sentences(
+        _published_articles(settings, doc), pivot), settings)
     catalog = Catalog(settings)
     pairs = []
     for pairing in (Pairing.of(match, _identity(settings, match)) for match in found):
@@ -349,7 +363,6 @@ def match_files(files: Sequence[Path], settings: Settings
     them: the pairs, every match scored, and the files left out (in several languages,
     or holding no text)."""
     pivot = settings.pivot_language
-    encoder = encoder_for(settings)
     digests: list[Digest] = []
     sentences: dict[str, list[str]] = {}
     identities: dict[str, Any] = {}
@@ -364,15 +377,8 @@ def match_files(files: Sequence[Path], settings: Settings
         digests.append(digest(str(file), language, found))
         sentences[str(file)] = found
         identities[str(file)] = identity_of(cleaned.text)
-    english = [d for d in digests if d.language == pivot]
-    others = [d for d in digests if d.language != pivot]
-    if not english or not others:
-        return [], [], left_out
-    english = with_vectors(english, _sample_embedder(settings))
-    others = with_vectors(others, _sample_embedder(settings))
-    offsets = language_offsets({d.language for d in digests}, _sample_embedder(settings))
-    taken, scored = find_translations(english, DocumentIndex(others, offsets),
-                                      sentences.__getitem__, encoder.encode,
-                                      _sample_embedder(settings))
+    taken, scored = _translations([d for d in digests if d.language == pivot],
+                                  [d for d in digests if d.language != pivot],
+                                  sentences.__getitem__, settings)
     return ([Pairing.of(m, identity_evidence(identities[m.english], identities[m.other]))
              for m in taken], scored, left_out)
