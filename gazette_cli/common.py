@@ -104,6 +104,10 @@ def prefect_settings(root: Path, overrides: dict[str, Any] | None = None,
             os.environ["PREFECT_API_URL"] = note.api_url
             console.print(f"Prefect: the server of `gazette serve` (pid {note.pid}) at "
                           f"{note.api_url}")
+    if not server():  # a temporary server: a new project's starts from set-up's database
+        from flows.server import seed_database
+
+        seed_database(Path(os.environ["PREFECT_HOME"]))
     return settings
 
 

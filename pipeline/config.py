@@ -25,6 +25,7 @@ __all__ = [
     "EXPORT_FORMATS",
     "LANGUAGES",
     "PIPELINE_VERSION",
+    "PREFECT_TEMPLATES",
     "REGIONAL_TAGS",
     "SETTINGS_FILE",
     "Settings",
@@ -41,6 +42,12 @@ PIPELINE_VERSION = "0.4.0"
 #: Where ``gazette model build`` puts the embedding model unless told otherwise.
 DEFAULT_MODEL_DIR = Path(os.environ.get(
     "GAZETTE_MODEL_DIR", Path.home() / ".cache" / "gazette" / "multilingual-e5-small"))
+
+#: Where set-up leaves an empty Prefect database, migrated for the Prefect installed
+#: (``<version>/prefect.db``): a new project's first temporary server starts from a copy
+#: (:func:`flows.server.seed_database`).
+PREFECT_TEMPLATES = Path(os.environ.get(
+    "GAZETTE_PREFECT_TEMPLATES", Path.home() / ".cache" / "gazette" / "prefect"))
 
 #: The languages a gazette document may hold; English is the pivot of every alignment.
 LANGUAGES: tuple[str, ...] = ("en", "pt", "sv", "hi")

