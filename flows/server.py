@@ -28,19 +28,24 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from dataclasses import asdict, dataclass
 from importlib.metadata import version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.config import PREFECT_TEMPLATES
 from pipeline.errors import GazetteError
 from pipeline.progress import process_alive
 
+if TYPE_CHECKING:
+    from pipeline.embedding.encoder import Encoder
+
 __all__ = ["LocalServer", "ServerNote", "announce", "answers", "database_template",
-           "flush_to_api", "free_port", "make_database_template", "resident_api",
-           "seed_database", "withdraw"]
+           "flush_to_api", "free_port", "load_during_server_start", "make_database_template",
+           "resident_api", "seed_database", "withdraw"]
 
 #: The note `gazette serve` leaves in the project's state folder.
 NOTE = "server.json"
@@ -158,6 +163,16 @@ class LocalServer:
         except subprocess.TimeoutExpired:
             os.killpg(self._process.pid, signal.SIGKILL)
             self._process.wait()
+
+
+def load_during_server_start(encoder: Encoder) -> threading.Thread:
+    """Load ``encoder``'s model on a thread while Prefect's temporary server starts (a
+    process of its own, 8 s on 2 cores, while this one waits and a core idles): first
+    import here what starting that server imports in this process, so that the
+    model's imports, which hold the interpreter's lock, do not delay its start."""
+    import prefect.server.api.server  # noqa: F401
+
+    return encoder.load_in_background()
 
 
 def flush_to_api(stop: bool = False) -> None:

@@ -54,16 +54,21 @@ def run(
     """
     overrides = or_exit(lambda: parse_overrides(set_ or []))
     settings = prefect_settings(root, overrides)
+    from pipeline.embedding.encoder import encoder_for
     from pipeline.run.plan import unchanged_run
 
     with locked(settings, wait):
         summaries = None if force else unchanged_run(settings)
         if summaries is None:
             from flows.run import gazette_run_on  # Prefect reads its settings on import
-            from flows.server import flush_to_api
+            from flows.server import flush_to_api, load_during_server_start
+
+            loading = None if server() else load_during_server_start(encoder_for(settings))
 
             summaries = gazette_run_on(dask)(root.resolve(), force=force, overrides=overrides)
             flush_to_api()  # before a temporary server stops at exit
+            if loading is not None:
+                loading.join()  # not to be cut off as the process ends
         else:
             console.print(f"nothing new or changed in {settings.raw}: no flow run")
     report(summaries, settings)

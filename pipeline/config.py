@@ -420,5 +420,7 @@ def prefect_environment(settings: Settings) -> dict[str, str]:
         "DO_NOT_TRACK": "1",
         "PREFECT_LOGGING_EXTRA_LOGGERS": "pipeline",
         "PREFECT_LOGGING_ROOT_LEVEL": "CRITICAL",
+        # the library logs outside flow runs too (loading the model while a server starts)
+        "PREFECT_LOGGING_TO_API_WHEN_MISSING_FLOW": "ignore",
     }
     return {key: os.environ.get(key, value) for key, value in wanted.items()}

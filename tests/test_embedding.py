@@ -71,3 +71,20 @@ def test_one_encoder_serves_several_threads(tmp_path: Path):
     with ThreadPoolExecutor(max_workers=4) as pool:  # now every thread reads the cache
         again = list(pool.map(encoder.encode, texts))
     assert all(np.array_equal(a, b) for a, b in zip(again, vectors, strict=True))
+
+
+def test_a_model_loaded_ahead_serves_encode_and_a_failure_waits_for_encode(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]):
+    """`gazette run` loads the model on a thread while the temporary server starts:
+    `encode` then uses that model; a model that is not there is reported by `encode`,
+    as without loading ahead, and the thread prints nothing."""
+    encoder = Encoder(DEFAULT_MODEL_DIR)
+    encoder.load_in_background().join()
+    loaded = encoder._model
+    assert loaded is not None
+    assert encoder.encode(["Article 1"]).shape == (1, 384) and encoder._model is loaded
+    missing = Encoder(tmp_path / "nowhere")
+    missing.load_in_background().join()
+    assert missing._model is None and capfd.readouterr().err == ""
+    with pytest.raises(GazetteError, match="make setup"):
+        missing.encode(["text"])

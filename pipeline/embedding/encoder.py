@@ -56,6 +56,22 @@ class Encoder:
         with self._lock:
             return self._load()
 
+    def load_in_background(self) -> threading.Thread:
+        """Load the model now, on a thread of its own, for a process that has a core to
+        spare before it embeds (``gazette run`` while Prefect's temporary server
+        starts: torch and sentence-transformers take 7 s of CPU to import). A failure
+        is left for the first :meth:`encode` to raise, where it is handled."""
+        def load() -> None:
+            try:
+                with self._lock:
+                    self._load()
+            except Exception:  # encode raises it again, where it is handled
+                log.debug("loading the model ahead failed", exc_info=True)
+
+        thread = threading.Thread(target=load, name="load-embedding-model", daemon=True)
+        thread.start()
+        return thread
+
     def _load(self) -> Any:
         if self._model is None:
             verify(self.model_dir)
