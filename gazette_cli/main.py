@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+import gazette_cli
 from gazette_cli.common import (
     DaskOption,
     LocalOption,
@@ -36,7 +37,19 @@ from gazette_cli.common import (
 from gazette_cli.printing import print_export, print_ignored, print_pairs, report, working_table
 from pipeline.config import Settings
 
-__all__ = ["app"]
+__all__ = ["app", "main"]
+
+
+def main() -> None:
+    """The ``gazette`` command: the app, its exit code kept for the process's end
+    (:func:`gazette_cli.end_without_teardown`)."""
+    try:
+        app()
+    except SystemExit as exc:
+        code = exc.code
+        if isinstance(code, int) or code is None:
+            gazette_cli.EXIT_CODE.append(code or 0)
+        raise
 
 
 @app.command()
