@@ -28,23 +28,18 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from dataclasses import asdict, dataclass
 from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pipeline.config import PREFECT_TEMPLATES
 from pipeline.errors import GazetteError
 from pipeline.progress import process_alive
 
-if TYPE_CHECKING:
-    from pipeline.embedding.encoder import Encoder
-
-__all__ = ["LocalServer", "ServerNote", "announce", "answers", "database_template",
-           "flush_to_api", "free_port", "load_during_server_start", "make_database_template",
+__all__ = ["LocalServer", "ServerNote", "TemporaryServer", "announce", "answers",
+           "database_template", "flush_to_api", "free_port", "make_database_template",
            "resident_api", "seed_database", "withdraw"]
 
 #: The note `gazette serve` leaves in the project's state folder.
@@ -165,14 +160,63 @@ class LocalServer:
             self._process.wait()
 
 
-def load_during_server_start(encoder: Encoder) -> threading.Thread:
-    """Load ``encoder``'s model on a thread while Prefect's temporary server starts (a
-    process of its own, 8 s on 2 cores, while this one waits and a core idles): first
-    import here what starting that server imports in this process, so that the
-    model's imports, which hold the interpreter's lock, do not delay its start."""
-    import prefect.server.api.server  # noqa: F401
+class TemporaryServer:
+    """Prefect's API for one command, as Prefect's ephemeral mode serves it (uvicorn on
+    Prefect's app factory, without the UI and with only the services an ephemeral
+    server runs), but launched by gazette before it imports Prefect, so that the two
+    start side by side: Prefect's own start comes after this process has imported
+    the flows and Prefect's server code (6 s on 2 cores) and then takes 8–10 s, while
+    a core idles. Its output goes to ``log``; :meth:`stop` ends it."""
 
-    return encoder.load_in_background()
+    def __init__(self, log: Path) -> None:
+        self.port = free_port()
+        self.api_url = f"http://127.0.0.1:{self.port}/api"
+        self._log = log
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def launch(self) -> TemporaryServer:
+        """Start the server's process and return at once (:meth:`wait` for it)."""
+        self._log.parent.mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
+               "PREFECT__SERVER_FINAL": "1"}
+        with self._log.open("wb") as log:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "--factory",
+                 "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port",
+                 str(self.port), "--log-level", "error", "--lifespan", "on"],
+                stdout=log, stderr=subprocess.STDOUT, env=env)
+        return self
+
+    def wait(self, timeout: float = 120.0) -> None:
+        """Wait until the API answers; a clear error with the server's last words if it
+        exits or does not answer in time."""
+        deadline = time.monotonic() + timeout
+        while not answers(self.api_url, timeout=1.0):
+            if self._process is None or self._process.poll() is not None:
+                raise GazetteError(f"Prefect's temporary server exited at start-up: "
+                                   f"{self._last_words()}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise GazetteError(f"Prefect's temporary server did not answer within "
+                                   f"{timeout:.0f} s: {self._last_words()}")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL after 5 s)."""
+        if self._process is None or self._process.poll() is not None:
+            return
+        self._process.terminate()
+        try:
+            self._process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+
+    def _last_words(self) -> str:
+        """The last lines the server wrote (where a traceback says what failed)."""
+        lines = [line for line in self._log.read_text(encoding="utf-8", errors="replace")
+                 .splitlines() if line.strip()]
+        return " / ".join(lines[-4:])[-1500:] + f" (see {self._log})"
 
 
 def flush_to_api(stop: bool = False) -> None:

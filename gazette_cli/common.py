@@ -11,13 +11,16 @@ import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 
 from pipeline.config import Settings, check_settings, prefect_environment
 from pipeline.errors import BusyError, GazetteError
+
+if TYPE_CHECKING:
+    from flows.server import TemporaryServer
 
 T = TypeVar("T")
 
@@ -131,6 +134,26 @@ def or_exit(action: Callable[[], T]) -> T:
     except GazetteError as exc:
         error(str(exc))
         raise typer.Exit(1) from exc
+
+
+@contextmanager
+def temporary_server() -> Iterator[TemporaryServer | None]:
+    """Prefect's API for one command where none is configured (PREFECT_API_URL): a
+    temporary server launched now, before Prefect is imported (it starts while the
+    command imports the flows), its address set for Prefect, stopped at the end; None
+    where a server is configured."""
+    if server():
+        yield None
+        return
+    from flows.server import TemporaryServer
+
+    temporary = TemporaryServer(Path(os.environ["PREFECT_HOME"]) / "server.log").launch()
+    os.environ["PREFECT_API_URL"] = temporary.api_url
+    try:
+        yield temporary
+    finally:
+        temporary.stop()
+        del os.environ["PREFECT_API_URL"]
 
 
 def server() -> str | None:

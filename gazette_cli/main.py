@@ -12,7 +12,7 @@ import getpass
 import secrets
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -32,10 +32,15 @@ from gazette_cli.common import (
     parse_overrides,
     prefect_settings,
     server,
+    temporary_server,
     trigger,
 )
 from gazette_cli.printing import print_export, print_ignored, print_pairs, report, working_table
 from pipeline.config import Settings
+
+if TYPE_CHECKING:
+    from flows.server import TemporaryServer
+    from pipeline.records import DocumentSummary
 
 __all__ = ["app", "main"]
 
@@ -67,24 +72,39 @@ def run(
     """
     overrides = or_exit(lambda: parse_overrides(set_ or []))
     settings = prefect_settings(root, overrides)
-    from pipeline.embedding.encoder import encoder_for
     from pipeline.run.plan import unchanged_run
 
     with locked(settings, wait):
         summaries = None if force else unchanged_run(settings)
         if summaries is None:
-            from flows.run import gazette_run_on  # Prefect reads its settings on import
-            from flows.server import flush_to_api, load_during_server_start
-
-            loading = None if server() else load_during_server_start(encoder_for(settings))
-
-            summaries = gazette_run_on(dask)(root.resolve(), force=force, overrides=overrides)
-            flush_to_api()  # before a temporary server stops at exit
-            if loading is not None:
-                loading.join()  # not to be cut off as the process ends
+            with temporary_server() as temporary:
+                summaries = _run_flow(root.resolve(), settings, force, dask, overrides,
+                                      temporary)
         else:
             console.print(f"nothing new or changed in {settings.raw}: no flow run")
     report(summaries, settings)
+
+
+def _run_flow(root: Path, settings: Settings, force: bool, dask: str | None,
+              overrides: dict[str, Any], temporary: TemporaryServer | None
+              ) -> list[DocumentSummary]:
+    """The main flow on the project ``root`` (whose ``settings`` these are); with a
+    ``temporary`` server just launched, the embedding model loads while it starts (a
+    core idles then)."""
+    from pipeline.embedding.encoder import encoder_for
+
+    loading = encoder_for(settings).load_in_background() if temporary else None
+    from flows.run import gazette_run_on  # Prefect reads its settings on import
+    from flows.server import flush_to_api
+
+    if temporary is not None:
+        or_exit(temporary.wait)
+    summaries: list[DocumentSummary] = gazette_run_on(dask)(root, force=force,
+                                                            overrides=overrides)
+    flush_to_api()  # before the server stops
+    if loading is not None:
+        loading.join()  # not to be cut off as the process ends
+    return summaries
 
 
 FormatsOption = Annotated[list[str] | None, typer.Option(
@@ -171,9 +191,13 @@ def rerun(
         report(trigger(root.resolve(), "rerun", {"root": str(root.resolve()), "doc": doc}),
                 settings)
         return
-    from flows.deployments import rerun_flow
+    with temporary_server() as temporary:
+        from flows.deployments import rerun_flow  # Prefect reads its settings on import
 
-    report(or_exit(lambda: rerun_flow(root.resolve(), doc)), settings)
+        if temporary is not None:
+            or_exit(temporary.wait)
+        summaries = or_exit(lambda: rerun_flow(root.resolve(), doc))
+    report(summaries, settings)
 
 
 @app.command()

@@ -46,7 +46,7 @@ def prefect_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
     """A real Prefect server on a free loopback port, its files in a temporary home,
     started once for the session: the environment that points a `gazette` process at it.
 
-    `gazette run` without it starts a temporary server of its own (10–15 s); the tests
+    `gazette run` without it starts a temporary server of its own (about 8 s); the tests
     that check that embedded default do without this fixture.
     """
     from flows.server import LocalServer, free_port

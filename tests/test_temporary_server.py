@@ -1,5 +1,6 @@
-"""The empty Prefect database made at set-up, and a new project's copy of it: the first
-temporary server of a new project starts without migrating a database from nothing."""
+"""The temporary Prefect server a command launches where none is configured: the empty
+database made at set-up, a new project's copy of it (its first server starts without
+migrating a database from nothing), and a server that cannot start."""
 
 from __future__ import annotations
 
@@ -8,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from flows.server import database_template, make_database_template, seed_database
+from flows.server import (
+    TemporaryServer,
+    database_template,
+    make_database_template,
+    seed_database,
+)
+from pipeline.errors import GazetteError
 
 
 def test_a_new_prefect_home_gets_a_copy_of_the_template_and_only_a_new_one(
@@ -42,3 +49,17 @@ def test_the_template_is_an_empty_database_migrated_for_the_prefect_installed(
         assert db.execute("SELECT count(*) FROM flow_run").fetchone() == (0,)
     before = made.stat().st_mtime_ns
     assert make_database_template(tmp_path) == made and made.stat().st_mtime_ns == before
+
+
+@pytest.mark.slow
+def test_a_temporary_server_that_cannot_start_says_why(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("PREFECT_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PREFECT_API_DATABASE_CONNECTION_URL",
+                       f"sqlite+aiosqlite:///{tmp_path}/no/such/folder/prefect.db")
+    server = TemporaryServer(tmp_path / "server.log").launch()
+    try:
+        with pytest.raises(GazetteError, match=r"exited at start-up: .*unable to open database"):
+            server.wait(timeout=120)
+    finally:
+        server.stop()
