@@ -10,11 +10,11 @@ While `gazette serve` runs, ``.gazette/server.json`` says which API it uses
 (:func:`resident_api`) and pay no server start. A note left by a serve that died is
 recognised (its process is gone, or its API does not answer) and ignored.
 
-Without one, a command starts Prefect's temporary server, whose first start in a new
-project migrates an empty database from nothing: 6–7 s of the 17 s it takes on 2 cores.
-Set-up makes that database once for the Prefect installed
-(:func:`make_database_template`), and a new project's Prefect home gets a copy
-(:func:`seed_database`).
+Without one, `gazette run` and `rerun` launch a temporary server
+(:class:`TemporaryServer`) before they import Prefect. Its first start in a new
+project would migrate an empty database from nothing (6–7 s on 2 cores): set-up makes
+that database once for the Prefect installed (:func:`make_database_template`), and a
+new project's Prefect home gets a copy (:func:`seed_database`).
 """
 
 from __future__ import annotations

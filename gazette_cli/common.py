@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import logging
 import os
+import sys
 import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -138,22 +139,25 @@ def or_exit(action: Callable[[], T]) -> T:
 
 @contextmanager
 def temporary_server() -> Iterator[TemporaryServer | None]:
-    """Prefect's API for one command where none is configured (PREFECT_API_URL): a
-    temporary server launched now, before Prefect is imported (it starts while the
-    command imports the flows), its address set for Prefect, stopped at the end; None
-    where a server is configured."""
-    if server():
-        yield None
-        return
-    from flows.server import TemporaryServer
+    """Prefect's API for a command that runs a flow here, where none is configured
+    (PREFECT_API_URL): a temporary server launched now, before Prefect is imported (it
+    starts while the command imports the flows), its address set for Prefect, stopped
+    at the end; None where a server is configured. At the end, the logs and events
+    Prefect holds are sent while the server still listens."""
+    from flows.server import TemporaryServer, flush_to_api
 
-    temporary = TemporaryServer(Path(os.environ["PREFECT_HOME"]) / "server.log").launch()
-    os.environ["PREFECT_API_URL"] = temporary.api_url
+    temporary = None
+    if not server():
+        temporary = TemporaryServer(Path(os.environ["PREFECT_HOME"]) / "server.log")
+        os.environ["PREFECT_API_URL"] = temporary.launch().api_url
     try:
         yield temporary
     finally:
-        temporary.stop()
-        del os.environ["PREFECT_API_URL"]
+        if "prefect" in sys.modules:  # the command got as far as Prefect
+            flush_to_api()
+        if temporary is not None:
+            temporary.stop()
+            del os.environ["PREFECT_API_URL"]
 
 
 def server() -> str | None:

@@ -95,13 +95,11 @@ def _run_flow(root: Path, settings: Settings, force: bool, dask: str | None,
 
     loading = encoder_for(settings).load_in_background() if temporary else None
     from flows.run import gazette_run_on  # Prefect reads its settings on import
-    from flows.server import flush_to_api
 
     if temporary is not None:
         or_exit(temporary.wait)
     summaries: list[DocumentSummary] = gazette_run_on(dask)(root, force=force,
                                                             overrides=overrides)
-    flush_to_api()  # before the server stops
     if loading is not None:
         loading.join()  # not to be cut off as the process ends
     return summaries
