@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import re
+import threading
 import tomllib
 from dataclasses import dataclass, fields
 from functools import cache
@@ -276,12 +277,24 @@ def package_imports(start: str) -> tuple[str, ...]:
     return tuple(sorted(path.relative_to(_PACKAGE).as_posix() for path in found))
 
 
-@cache
 def reading_code() -> tuple[str, ...]:
     """The library's files that reading runs (the settings' own module aside: the values
     of the reading settings are in the key), for the reading key. Found when first
     asked, not at import: every process imports the settings, and parsing the sources
-    costs a tenth of a second."""
+    costs a tenth of a second.
+
+    Found once, by one thread: a run's reading tasks ask for the key at the same time,
+    and Python 3.11's ``ast.parse`` is not safe in threads at once (it can fail with
+    "AST constructor recursion depth mismatch")."""
+    with _READING_CODE_LOCK:
+        return _reading_code()
+
+
+_READING_CODE_LOCK = threading.Lock()
+
+
+@cache
+def _reading_code() -> tuple[str, ...]:
     return tuple(name for name in package_imports("read/ingest.py") if name != "config.py")
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from pipeline import config
 from pipeline.config import READING_SETTINGS, Settings
 from pipeline.errors import GazetteError
 from pipeline.run.stages import align_params, repair_config
@@ -64,6 +67,31 @@ def test_reading_key_follows_reading_settings_only(settings: Settings):
         assert changed.output_key() != settings.output_key()
     assert replace(settings, page_workers=1).output_key() == settings.output_key()
 
+
+def test_reading_tasks_asking_for_the_key_at_once_parse_the_sources_once(
+        monkeypatch: pytest.MonkeyPatch):
+    # Python 3.11's ast.parse fails in threads at once ("AST constructor recursion depth
+    # mismatch"): the first callers all arrive while the sources are being read, and only
+    # one of them may read them
+    callers, everyone_in = 4, threading.Event()
+    entered: list[str] = []
+
+    def slow_imports(start: str) -> tuple[str, ...]:
+        entered.append(start)
+        if len(entered) == callers:
+            everyone_in.set()
+        everyone_in.wait(timeout=2)  # unlocked, every caller gets here and none waits long
+        return ("read/ingest.py",)
+
+    monkeypatch.setattr(config, "package_imports", slow_imports)
+    config._reading_code.cache_clear()
+    try:
+        with ThreadPoolExecutor(callers) as pool:
+            found = list(pool.map(lambda _: config.reading_code(), range(callers)))
+    finally:
+        config._reading_code.cache_clear()
+    assert found == [("read/ingest.py",)] * callers
+    assert len(entered) == 1
 
 def test_readme_documents_every_setting():
     from dataclasses import fields
