@@ -158,13 +158,18 @@ def _interrupts_deferred() -> Iterator[None]:
     """Hold Ctrl-C until the block ends, then raise it as KeyboardInterrupt.
 
     A Ctrl-C that lands while Prefect is imported arrives inside a pydantic serializer,
-    which reports it as a ``PydanticSerializationError`` (a traceback, exit 1) instead.
+    which reports it as a ``PydanticSerializationError`` (a traceback, exit 1), or
+    leaves Prefect half imported. Held by the handler, not by the main thread's signal
+    mask: the process has other threads, and the signal would go to one of them.
     """
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a held Ctrl-C lands here
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        raise KeyboardInterrupt
 
 
 def _until_stopped(chore: Callable[[], None]) -> None:

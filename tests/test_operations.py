@@ -10,6 +10,7 @@ import re
 import shutil
 import signal
 import subprocess
+import threading
 import urllib.request
 from datetime import datetime
 from pathlib import Path
@@ -34,6 +35,7 @@ from projects import (
 from services import DaskCluster
 
 from flows.server import free_port
+from flows.serving import _interrupts_deferred
 from pipeline.config import Settings
 from pipeline.project.catalog import Catalog
 
@@ -198,6 +200,24 @@ def test_serve_starts_a_local_server_and_ctrl_c_stops_it(tmp_path: Path):
     assert "gazette serve: stopped" in out
     with pytest.raises(OSError):
         urllib.request.urlopen(health, timeout=2)
+
+
+
+def test_a_ctrl_c_while_prefect_is_imported_lands_after_the_import():
+    # the signal as the process gets it: any of its threads may take it (gazette serve
+    # has a second thread, started before the import, at that point)
+    send = threading.Event()
+    sender = threading.Thread(target=lambda: send.wait() and os.kill(os.getpid(), signal.SIGINT))
+    sender.start()
+    finished, handler = False, signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt), _interrupts_deferred():
+        send.set()
+        sender.join()
+        for _ in range(100):  # Python runs a handler at a loop's jump back
+            pass
+        finished = True
+    assert finished
+    assert signal.getsignal(signal.SIGINT) is handler
 
 
 def test_documents_fan_out_to_a_dask_local_cluster(
