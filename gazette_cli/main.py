@@ -91,9 +91,9 @@ def _run_flow(root: Path, settings: Settings, force: bool, dask: str | None,
     """The main flow on the project ``root`` (whose ``settings`` these are); with a
     ``temporary`` server just launched, the embedding model loads while it starts (a
     core idles then)."""
-    from pipeline.embedding.encoder import encoder_for
+    from pipeline.embedding.encoder import encoder_here
 
-    loading = encoder_for(settings).load_in_background() if temporary else None
+    loading = encoder_here(settings).load_in_background() if temporary else None
     from flows.run import gazette_run_on  # Prefect reads its settings on import
 
     if temporary is not None:

