@@ -361,6 +361,8 @@ def collapse_fake_bold(text: str) -> str:
     other words only runs of Devanagari and glyph ids are. Unsafe for text that
     really repeats a letter four times (none does).
     """
+    if not (_BOLD_UNIT.search(text) or _FAKE_BOLD.search(text)):
+        return text  # no run anywhere (neither pattern spans white space): most pages
     tokens = re.split(r"(\s+)", text)
     bold = [bool(_BOLD_TOKEN.fullmatch(t)) for t in tokens]
     hindi = [b and bool(_HAS_DEVANAGARI.search(t)) for b, t in zip(bold, tokens, strict=True)]
