@@ -28,7 +28,7 @@ acts' time (the edition cut to the last act done) and the acts published.
 
 Usage::
 
-    .venv/bin/python bench/acts_bench.py --shared ../shared [--run]
+    .venv/bin/python bench/acts_bench.py --shared ../shared [--run] [--run-pages N]
 """
 
 from __future__ import annotations
@@ -107,6 +107,9 @@ def main() -> None:
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
     parser.add_argument("--run", action="store_true",
                         help="also time `gazette run` on the edition in a fresh project")
+    parser.add_argument("--run-pages", type=int, metavar="N",
+                        help="also time `gazette run` on the edition's first N pages (a "
+                             "smaller edition, where a run's fixed costs weigh more)")
     args = parser.parse_args()
     pdf = args.shared / "corpora/brazil-pdfs/DOUS1a.pdf"
 
@@ -148,11 +151,36 @@ def main() -> None:
           f"{cut:.2f} s ({cut / read:.1%} of reading)")
 
     if args.run:
-        protocol = (ROOT / "raw/samples/002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
-        english = protocol[protocol.index("PROTOCOL AMENDING"):protocol.index("PROTOKOLL")]
-        for name, extra in (("the edition alone", {}),
-                            ("the edition and an English text", {"protocol_en.txt": english})):
-            run_edition(pdf, name, extra, read)
+        run_both(pdf, read)
+    if args.run_pages:
+        with tempfile.TemporaryDirectory() as tmp:
+            part = first_pages(pdf, args.run_pages, Path(tmp))
+            started = time.perf_counter()
+            ingest(source_for(part), Settings.for_root(Path(tmp)))
+            workers.shutdown()
+            part_read = time.perf_counter() - started
+            print(f"  the edition's first {args.run_pages} pages: reading {part_read:.1f} s")
+            run_both(part, part_read)
+
+
+def run_both(pdf: Path, read: float) -> None:
+    """:func:`run_edition` on ``pdf`` alone, then with an English text beside it."""
+    protocol = (ROOT / "raw/samples/002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
+    english = protocol[protocol.index("PROTOCOL AMENDING"):protocol.index("PROTOKOLL")]
+    for name, extra in (("the edition alone", {}),
+                        ("the edition and an English text", {"protocol_en.txt": english})):
+        run_edition(pdf, name, extra, read)
+
+
+def first_pages(pdf: Path, count: int, folder: Path) -> Path:
+    """A PDF of the first ``count`` pages of ``pdf`` (a smaller edition), in ``folder``."""
+    import pikepdf
+
+    part = folder / f"{pdf.stem}-{count}.pdf"
+    with pikepdf.open(pdf) as whole, pikepdf.new() as out:
+        out.pages.extend(whole.pages[:count])
+        out.save(part)
+    return part
 
 
 def run_edition(pdf: Path, name: str, extra: dict[str, str], read: float) -> None:
