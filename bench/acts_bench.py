@@ -24,7 +24,10 @@ task), twice: on the edition alone, and on the edition with an English text besi
 embedded, to look for its translation among them). Each run's wall time is printed
 against this script's reading of the edition (``ingest`` alone, above) and against
 the reading inside the run (flow start to the last page read, from its log), with the
-acts' time (the edition cut to the last act done) and the acts published.
+acts' time (the edition cut to the last act done) and the acts published. With
+``--run-pages N``, the same two runs on the edition's first N pages, against this
+script's reading of those pages (a smaller edition, where a run's fixed costs weigh
+more).
 
 Usage::
 
@@ -40,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -177,7 +181,8 @@ def first_pages(pdf: Path, count: int, folder: Path) -> Path:
     import pikepdf
 
     part = folder / f"{pdf.stem}-{count}.pdf"
-    with pikepdf.open(pdf) as whole, pikepdf.new() as out:
+    with pikepdf.open(pdf) as whole, pikepdf.new() as out, warnings.catch_warnings():
+        warnings.simplefilter("ignore", pikepdf.PageCopyWarning)  # the edition has no form
         out.pages.extend(whole.pages[:count])
         out.save(part)
     return part

@@ -6,8 +6,9 @@ Python, which one process runs on one core at a time. The pool starts on first u
 and is shared by every document of the run; a worker that dies breaks the pool
 (``BrokenProcessPool``), and the next use starts a new one.
 
-Each worker knows it is one (:func:`in_worker`): the embedding model then runs on one
-thread in it, as each worker already has a core of its own. A worker whose run has
+Each worker knows it is one (:func:`in_worker`): it embeds through the run's process
+where that lends its model (:mod:`pipeline.embedding.lending`), else the model runs on
+one thread in it, as each worker already has a core of its own. A worker whose run has
 died (killed: its pool is gone with it) knows that too (:func:`orphaned`), and writes
 nothing more.
 """
