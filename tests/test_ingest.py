@@ -193,6 +193,15 @@ def test_letter_spaced_words_are_words_and_word_gaps_are_spaces(shared: Path):
     assert "(Lok Sabha adjourned till 11 A.M., Monday, the 3rd February, 2020)" in tahoma
 
 
+def test_a_word_after_a_superscript_is_a_word_of_its_own(shared: Path):
+    """The DOU sets ordinals with a superscript ``o`` and draws no space after it: the
+    gap to the next word is what tells them apart (``3oda`` before)."""
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        text = text_in_reading_order(pdf.pages[4]).text
+    assert "confere o art. 3o da Lei no 8.427" in text
+    assert "Lei no 10.883" in text and "no10.883" not in text
+
+
 @pytest.mark.slow
 def test_a_page_worker_that_dies_fails_the_document_not_the_run(settings: Settings,
                                                                  shared: Path):

@@ -225,10 +225,14 @@ def word_spaces(chars: Sequence[Char]) -> list[Char]:
 
 def _letter_gaps(chars: Sequence[Char]) -> dict[tuple[str, float], float]:
     """The median gap (points) between ink drawn one after the other on a line with no
-    space between, for each font and size."""
+    space between, in the same font and size, for each font and size. A letter of
+    another size is not the next letter of a word: the DOU's superscript ``o`` (``3o``,
+    ``no``) is mostly followed by the next word with no space drawn, and counting those
+    gaps made the word gap its letters' gap (``art. 3oda Lei no8.427``)."""
     gaps: dict[tuple[str, float], list[float]] = {}
     for previous, char in itertools.pairwise(chars):
         if (previous["text"].strip() and char["text"].strip()
+                and (previous["fontname"], previous["size"]) == (char["fontname"], char["size"])
                 and _same_line_on(previous, char)):
             gaps.setdefault((previous["fontname"], previous["size"]), []).append(
                 char["x0"] - previous["x1"])
