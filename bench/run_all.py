@@ -31,7 +31,7 @@ SCRIPTS = ("langsplit_seeds", "sentences_ntrex", "repair_seeds", "legacy_hindi_b
            "ocr_bench", "edition_bench", "acts_bench", "inbox_bench", "align_bench",
            "operations_bench", "pairing_bench", "pairing_scale_bench", "scan_edition_bench")
 #: Packages whose versions move the figures.
-PACKAGES = ("pdfplumber", "pypdfium2", "pytesseract", "ftfy", "langdetect", "wordfreq",
+PACKAGES = ("pdfplumber", "pypdfium2", "tesserocr", "ftfy", "langdetect", "wordfreq",
             "sentence-transformers", "torch", "numpy", "pillow", "prefect", "ocrmypdf")
 
 

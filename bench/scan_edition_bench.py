@@ -13,7 +13,10 @@ diagonal watermark left out), mended where the layer's spacing is not what the p
 shows: a run of three or more single letters is one letter-spaced word (``p r e s s ã
 o`` in a justified table cell), and a word in lower case running into one with a
 capital is two (``doGabinete``: the layer lost the space). Word F1 is order-free
-(``ocr_bench.word_f1``).
+(``ocr_bench.word_f1``), with the degree sign and the ordinal indicator taken as one
+letter in the truth and in both readings (``compared``): the layer writes the DOU's
+``N°`` with a degree sign, which the page shows as the ``º`` OCR reads, and a degree
+sign, no letter, would cut ``N°`` from its word.
 
 Systems, on the same image-only PDF:
 
@@ -58,6 +61,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import ocr_bench  # noqa: E402
 from pairing_data import scanned  # noqa: E402
+
+from pipeline.read import tesseract  # noqa: E402
 
 EDITION = Path("corpora/brazil-pdfs/DOUS1a.pdf")
 HALVES = {"tuning": 1, "reporting": 10}
@@ -106,6 +111,15 @@ def mended(text: str) -> str:
         group = list(run)
         words.extend(["".join(group)] if letter_case and len(group) >= 3 else group)
     return re.sub(r"(?<=[a-zà-ÿ])(?=[A-ZÀ-Þ])", " ", " ".join(words))
+
+
+def compared(text: str) -> str:
+    """A text as its words are compared: the degree sign as the ordinal indicator.
+
+    >>> compared("Lei N° 8.427 e Nº 9")
+    'Lei Nº 8.427 e Nº 9'
+    """
+    return text.replace("\N{DEGREE SIGN}", "\N{MASCULINE ORDINAL INDICATOR}")
 
 
 def _letter_case(word: str) -> str:
@@ -198,8 +212,10 @@ def report(half: str, numbers: list[int], truths: list[str], ours: list[str],
            singles: list[tuple[int, float, float]]) -> None:
     """Print the pages' word F1, and the CPU of each run (``times``: gazette's wall and
     CPU, the reference's wall and CPU) and of the one-page scans."""
-    ours_f1 = [ocr_bench.word_f1(t, o) for t, o in zip(truths, ours, strict=True)]
-    theirs_f1 = [ocr_bench.word_f1(t, o) for t, o in zip(truths, theirs, strict=True)]
+    ours_f1 = [ocr_bench.word_f1(compared(t), compared(o))
+               for t, o in zip(truths, ours, strict=True)]
+    theirs_f1 = [ocr_bench.word_f1(compared(t), compared(o))
+                 for t, o in zip(truths, theirs, strict=True)]
     print(f"### {half} half: {len(numbers)} pages\n")
     print("| page | read as | gazette word F1 | Tesseract word F1 |")
     print("|---:|---|---:|---:|")
@@ -217,8 +233,11 @@ def report(half: str, numbers: list[int], truths: list[str], ours: list[str],
               f"{theirs_cpu:.1f} s | {ours_cpu / theirs_cpu:.2f} |")
     total = sum(t[1] for t in times) / sum(t[3] for t in times)
     print(f"| all | | | | | **{total:.2f}** |")
-    print("\ngazette: a fresh process reading the whole PDF; reference: pdftoppm + "
-          "tesseract -l por, 1 thread, 2 pages at a time")
+    command = subprocess.run(["tesseract", "--version"], capture_output=True, text=True,
+                             check=True).stdout.split()[1]
+    print("\ngazette: a fresh process reading the whole PDF, with the Tesseract library "
+          f"{tesseract.version()} (tesserocr's); reference: pdftoppm + the tesseract "
+          f"command {command} -l por, 1 thread, 2 pages at a time")
     if singles:
         print(f"\n| one-page scan | gazette CPU ({len(times)} runs) | reference CPU | ratio |")
         print("|---:|---:|---:|---:|")
