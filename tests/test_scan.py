@@ -32,11 +32,11 @@ class ScriptedEngine:
     osd: Orientation | None = None
     calls: list[str] = field(default_factory=list)
 
-    def read(self, image: Path, languages: str, timeout: float) -> OcrResult:
+    def read(self, image: Path, languages: str, settings: Settings) -> OcrResult:
         self.calls.append(f"read {languages}")
         return self.readings[languages]
 
-    def orientation(self, image: Path, timeout: float) -> Orientation | None:
+    def orientation(self, image: Path) -> Orientation | None:
         self.calls.append("orientation")
         return self.osd
 
@@ -132,6 +132,16 @@ def test_a_page_in_another_language_is_read_with_its_own_pack(tmp_path: Path,
     assert engine.calls == ["read por", "read eng"]
     assert result.languages == "eng" and result.confidence == 93
     assert result.steps[-1] == "text is en: read again with eng"
+
+
+def test_a_page_read_with_its_language_among_the_packs_is_not_read_again(
+        tmp_path: Path, settings: Settings):
+    """The probe told nothing (a page of tables): the default packs hold Portuguese."""
+    engine = ScriptedEngine({"eng+por": reading(PORTUGUESE, 80), "por": reading(PORTUGUESE, 81)})
+    result = read_scan(page_with_lines(tmp_path / "p.pbm"), settings,
+                       start_pack=settings.ocr_languages, engine=engine)
+    assert engine.calls == ["read eng+por"]
+    assert result.languages == "eng+por"
 
 
 def test_a_devanagari_hint_reads_with_the_script_pack_and_asks_nothing_more(

@@ -32,7 +32,7 @@ def test_orientation_says_how_far_to_turn_a_page_clockwise(
 
     image = tmp_path / f"turned-{turned}.png"
     Image.open(page_image).rotate(turned, expand=True, fillcolor=255).save(image)
-    osd = tesseract.detect_orientation(image, timeout=60)
+    osd = tesseract.detect_orientation(image)
     assert osd is not None
     assert (osd.rotate, osd.script) == (back, "Latin")
 
@@ -40,11 +40,11 @@ def test_orientation_says_how_far_to_turn_a_page_clockwise(
 @pytest.mark.slow
 def test_a_page_read_past_its_time_limit_raises(page_image: Path):
     with pytest.raises(TimeoutError, match=r"within 0\.001 s"):
-        tesseract.ocr_image(page_image, "eng", timeout=0.001)
+        tesseract.ocr_image(page_image, "eng", timeout=0.001, dpi=150)
     # the engine is not spoilt by it: the next reading of the page is whole
-    assert "Contracting State" in tesseract.ocr_image(page_image, "eng", timeout=60).text
+    assert "Contracting State" in tesseract.ocr_image(page_image, "eng", timeout=60, dpi=150).text
 
 
 def test_a_missing_pack_is_a_clear_error(page_image: Path):
     with pytest.raises(ToolMissingError, match=r"pack.*klingon not installed"):
-        tesseract.ocr_image(page_image, "eng+klingon", timeout=60)
+        tesseract.ocr_image(page_image, "eng+klingon", timeout=60, dpi=150)
