@@ -69,6 +69,8 @@ MAX_CHANGE_SHARE = {
 
 
 def _changed_share(text: str, steps: list[RepairStep]) -> float:
+    if not steps:  # most rules change nothing on most pages: no need to count its words
+        return 0.0
     words = len(text.split())
     return sum(len(step.before.split()) for step in steps) / words if words else 0.0
 
@@ -123,8 +125,10 @@ def repair(document: IngestedDocument, config: RepairConfig | None = None) -> Cl
     for page in document.pages:
         text = page.text
         warnings = list(page.warnings)
+        last = len(RULES)  # the first sweep runs every rule
         for sweep in range(1, MAX_SWEEPS + 1):
-            text, page_steps = _sweep(text, page.number, sweep, config, warnings, table)
+            text, page_steps, last = _sweep(text, page.number, sweep, config, warnings,
+                                            table, last)
             steps.extend(page_steps)
             if not page_steps:
                 break
@@ -134,11 +138,23 @@ def repair(document: IngestedDocument, config: RepairConfig | None = None) -> Cl
 
 
 def _sweep(text: str, page: int, sweep: int, config: RepairConfig, warnings: list[str],
-           table: dict[str, Callable[[str], str]]) -> tuple[str, list[RepairStep]]:
+           table: dict[str, Callable[[str], str]], last: int
+           ) -> tuple[str, list[RepairStep], int]:
     """Run the enabled rules of ``table`` once over ``text``; stopped rules add to
-    ``warnings``."""
+    ``warnings``. Returns the text, the steps and the index of the last rule that
+    changed the text (-1 if none did).
+
+    ``last`` is that index in the sweep before: while no rule has changed the text in
+    this sweep, the rules after it would see the very text they saw then, where they
+    changed nothing; the sweep ends there, as it would have, without running them (each
+    rule is a function of the text alone). On a DOU edition's pages as documents of
+    their own this halves the second sweep, which changes nothing on most pages.
+    """
     steps: list[RepairStep] = []
-    for name in config.enabled():
+    changed = -1
+    for index, name in enumerate(config.enabled()):
+        if changed < 0 and index > last:
+            break
         fixed = table[name](text)
         rule_steps = [replace(step, sweep=sweep) for step in diff_steps(name, page, text, fixed)]
         limit = MAX_CHANGE_SHARE.get(name)
@@ -148,8 +164,10 @@ def _sweep(text: str, page: int, sweep: int, config: RepairConfig, warnings: lis
                             f"(limit {limit:.0%})")
             continue
         steps.extend(rule_steps)
+        if fixed != text:
+            changed = index
         text = fixed
-    return text, steps
+    return text, steps, changed
 
 
 #: Words (with combining marks: Devanagari vowel signs are not "word" characters to
