@@ -7,6 +7,7 @@ from pathlib import Path
 import pypdfium2
 import pytest
 from conftest import SAMPLES
+from PIL import Image
 
 from pipeline.errors import ToolMissingError
 from pipeline.read import tesseract
@@ -28,8 +29,6 @@ def test_orientation_says_how_far_to_turn_a_page_clockwise(
         page_image: Path, tmp_path: Path, turned: int, back: int):
     """A page turned ``turned`` degrees counter-clockwise is upright again after
     ``back`` degrees clockwise (Tesseract itself reports the page's own turn)."""
-    from PIL import Image
-
     image = tmp_path / f"turned-{turned}.png"
     Image.open(page_image).rotate(turned, expand=True, fillcolor=255).save(image)
     osd = tesseract.detect_orientation(image)
