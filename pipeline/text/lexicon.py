@@ -189,6 +189,8 @@ def without_marks(word: str) -> str:
     >>> without_marks("Överensstämmelse"), without_marks("ôverensstâmmelse")
     ('overensstammelse', 'overensstammelse')
     """
+    if word.isascii():  # most words: nothing to take off
+        return word.lower()
     return "".join(ch for ch in unicodedata.normalize("NFD", word.lower())
                    if not unicodedata.combining(ch))
 
@@ -196,16 +198,28 @@ def without_marks(word: str) -> str:
 @cache
 def accented_words(languages: tuple[str, ...], min_zipf: float = 2.5) -> dict[str, str]:
     """The words of ``languages`` at least ``min_zipf`` frequent, by their form without
-    marks (:func:`without_marks`): for each form, its most frequent word."""
+    marks (:func:`without_marks`): for each form, its most frequent word (of the
+    languages' equally frequent words, the first language's)."""
+    best: dict[str, tuple[float, str]] = {}
+    for language in languages:
+        for bare, (frequency, word) in _accented_words_of(language, min_zipf).items():
+            if bare not in best or frequency > best[bare][0]:
+                best[bare] = (frequency, word)
+    return {bare: word for bare, (_, word) in best.items()}
+
+
+@cache
+def _accented_words_of(language: str, min_zipf: float) -> dict[str, tuple[float, str]]:
+    """:func:`accented_words` of one language, with each word's frequency: the part a
+    process computes once, whichever languages it asks about together."""
     best: dict[str, tuple[float, str]] = {}
     floor = 10 ** (min_zipf - 9)
-    for language in languages:
-        for word, frequency in _frequencies(language).items():
-            if frequency >= floor and word.isalpha():
-                bare = without_marks(word)
-                if bare not in best or frequency > best[bare][0]:
-                    best[bare] = (frequency, word)
-    return {bare: word for bare, (_, word) in best.items()}
+    for word, frequency in _frequencies(language).items():
+        if frequency >= floor and word.isalpha():
+            bare = without_marks(word)
+            if bare not in best or frequency > best[bare][0]:
+                best[bare] = (frequency, word)
+    return best
 
 
 #: Devanagari consonants, as a character-class range for building patterns.
