@@ -6,9 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pipeline.config import Settings
 from pipeline.read import pdfread
+from pipeline.text import legacy_hindi
 from pipeline.text.legacy_hindi import convert_legacy_text, krutidev_to_unicode
 
 #: Kruti Dev as typed, and the Unicode a reader sees printed: the words of the Lok Sabha
@@ -71,3 +74,16 @@ def test_the_lok_sabha_bulletin_converts_with_no_latin_left_in_hindi_words(share
              if re.search("[\u0900-\u097f]", token) and re.search("[A-Za-z]", token)]
     assert mixed == []
     assert "पूर्वाह्न 11.00 बजे" in text and "व्यय" in text and "रूपरेखा" in text
+
+
+#: Kruti Dev's letters and signs, Latin text and the white space and dashes tokens end at.
+_MIXED_TEXT = st.text(alphabet="akMlHAZq/.'\";,]ª¼~ \n—-", max_size=40)
+
+
+@given(_MIXED_TEXT)
+def test_a_text_with_no_tell_tale_anywhere_has_no_token_with_one(text: str):
+    # convert_legacy_runs returns such a text at once: it would convert nothing of it
+    if not legacy_hindi._KRUTI_ANYWHERE.search(text):
+        tokens = legacy_hindi._TOKEN.findall(text)
+        assert not any(legacy_hindi._KRUTI_MARK.search(token) for token in tokens)
+

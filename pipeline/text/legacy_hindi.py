@@ -179,6 +179,9 @@ def _reads_as_hindi(converted: str) -> bool:
 # of its own (``jftLVªh``, ``¼``), one of its letter pairs made with punctuation (``/k``
 # ध, ``.k`` ण, ``'k`` श, ``"k`` ष, ``;k``), or ``]`` for a comma (``fnYyh]``).
 _KRUTI_MARK = re.compile(r"[a-z][A-Z]|[ª¡¼½`~]|[/.'\";][kM]|^,[a-z]|[a-z]\]$")
+#: The same tell-tales anywhere in a text, unanchored: a text without any has no token
+#: with one, and nothing of it is Kruti Dev (most text: no need to look token by token).
+_KRUTI_ANYWHERE = re.compile(r"[a-z][A-Z]|[ª¡¼½`~]|[/.'\";][kM]|,[a-z]|[a-z]\]")
 
 
 def convert_legacy_runs(text: str) -> str:
@@ -194,6 +197,8 @@ def convert_legacy_runs(text: str) -> str:
     >>> convert_legacy_runs("skatteavtalet mellan Brasilien och Sverige undertecknat")
     'skatteavtalet mellan Brasilien och Sverige undertecknat'
     """
+    if not _KRUTI_ANYWHERE.search(text):
+        return text
     tokens = list(_TOKEN.finditer(text))
     pieces: list[str] = []
     run: list[re.Match[str]] = []
