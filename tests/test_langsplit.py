@@ -6,6 +6,10 @@ from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
+from hypothesis import given
+from hypothesis import strategies as st
+from langdetect.detector import Detector
+from langdetect.lang_detect_exception import LangDetectException
 from langsplit_seeds import accuracy, gold_spans, mixture, mixture_accuracy
 
 from pipeline.config import Settings
@@ -13,7 +17,8 @@ from pipeline.read.ingest import ingest, source_for
 from pipeline.records import Block, CleanedDocument, Page
 from pipeline.repair import repair
 from pipeline.split.languages import label_blocks, sections_of
-from pipeline.text.language import _factory, detect_language
+from pipeline.text.language import _capitals_lowered, _factory, detect_language
+from pipeline.text.quick_langdetect import QuickDetector
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -134,3 +139,37 @@ def test_an_annex_in_another_language_starts_after_the_annex_line(settings: Sett
     assert [s.language for s in found] == ["pt", "sv"]  # misread accents are not junk
     assert text[found[0].start:found[0].end].endswith("Machado\nANEXO")
     assert text[found[1].start:].startswith("Beslut nr 1/2019")
+
+
+def _both_detectors(text: str, languages: tuple[str, ...]) -> list[object]:
+    """langdetect's probabilities for ``text`` from its own detector and from ours."""
+    found: list[object] = []
+    for kind in (Detector, QuickDetector):
+        detector = kind(_factory(languages, 0))
+        detector.append(text)
+        try:
+            found.append(([(language.lang, language.prob) for language in
+                           detector.get_probabilities()], detector.langprob))
+        except LangDetectException as exc:
+            found.append(str(exc))
+    return found
+
+
+def test_the_quick_detector_gives_langdetects_probabilities_on_real_text(shared: Path):
+    corpus = shared / "corpora" / "ntrex-dev"
+    texts = [line for name in ("eng", "por", "swe", "hin")
+             for line in (corpus / f"ntrex-dev.{name}.txt").read_text(
+                 encoding="utf-8").splitlines()[:150]]
+    texts += [path.read_text(encoding="utf-8")[:3000] for path in sorted(SAMPLES.glob("*.txt"))]
+    texts += [_capitals_lowered(text) for text in texts[::7]]
+    for languages in (("en", "pt", "sv"), ("en", "pt", "sv", "hi")):
+        for text in texts:
+            stock, quick = _both_detectors(text, languages)
+            assert quick == stock, text
+
+
+@given(st.text(alphabet=st.sampled_from("aeioustnrAEÉÇçãõöäâ  .,-1\n\u0915\u093eगक http://x.org @"),
+               max_size=120))
+def test_the_quick_detector_gives_langdetects_probabilities_on_any_text(text: str):
+    stock, quick = _both_detectors(text, ("en", "pt", "sv"))
+    assert quick == stock

@@ -20,6 +20,7 @@ from langdetect.detector_factory import PROFILES_DIRECTORY, DetectorFactory
 from langdetect.lang_detect_exception import LangDetectException
 
 from pipeline.text.lexicon import is_known
+from pipeline.text.quick_langdetect import QuickDetector
 
 __all__ = ["DetectionSettings", "detect_language", "is_devanagari", "letters",
            "looks_like_legacy_hindi", "without_accents"]
@@ -119,7 +120,7 @@ def detect_language(text: str, settings: DetectionSettings, legacy_fonts: bool =
     outside = _PARENTHESES.sub(" ", text)
     if len(letters(outside)) >= settings.min_block_letters:
         text = outside
-    detector = _factory(latin_langs, settings.langdetect_seed).create()
+    detector = QuickDetector(_factory(latin_langs, settings.langdetect_seed))
     detector.append(unicodedata.normalize("NFC", _capitals_lowered(text)))
     try:
         return detector.detect(), "langdetect"
