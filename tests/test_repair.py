@@ -11,9 +11,11 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from conftest import SAMPLES
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pipeline.records import IngestedDocument, Page, Source
-from pipeline.repair import RULES, RepairConfig, repair, undo
+from pipeline.repair import RULES, RepairConfig, repair, rules, undo
 from pipeline.repair.glyph_map import infer_glyph_map
 from pipeline.repair.rules import reflow_hard_wraps, remove_running_heads
 from pipeline.text.lexicon import known_share
@@ -254,3 +256,11 @@ def test_signature_lines_after_a_wrapped_sentence_keep_their_breaks():
     assert reflow_hard_wraps(page) == (
         "Decide, conforme o art. 84 da Constituição e a Lei nº 9.784, de 29 de janeiro de "
         "1999.\n\nDILMA ROUSSEFF\nLuiz Alberto Machado")
+
+
+@given(st.lists(st.sampled_from(["(cid:7)", "a", "-", ".", "0", " ", "\n", "ab"]), max_size=40))
+def test_fake_bold_in_text_without_hindi_is_collapsed_as_word_by_word(pieces: list[str]):
+    # collapse_fake_bold takes such a text whole: a glyph id drawn four times is one
+    text = "".join(pieces)
+    word_by_word = "".join(rules._FAKE_BOLD.sub(r"\1", token) for token in re.split(r"(\s+)", text))
+    assert rules.collapse_fake_bold(text) == word_by_word

@@ -363,6 +363,10 @@ def collapse_fake_bold(text: str) -> str:
     """
     if not (_BOLD_UNIT.search(text) or _FAKE_BOLD.search(text)):
         return text  # no run anywhere (neither pattern spans white space): most pages
+    if not _HAS_DEVANAGARI.search(text):
+        # no word is Hindi, so every word takes the second branch below, and that
+        # pattern finds in the whole text what it finds word by word
+        return _FAKE_BOLD.sub(r"\1", text)
     tokens = re.split(r"(\s+)", text)
     bold = [bool(_BOLD_TOKEN.fullmatch(t)) for t in tokens]
     hindi = [b and bool(_HAS_DEVANAGARI.search(t)) for b, t in zip(bold, tokens, strict=True)]

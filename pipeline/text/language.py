@@ -159,8 +159,8 @@ def looks_like_legacy_hindi(text: str, latin_languages: tuple[str, ...]) -> bool
     False
     """
     tokens = _LOWER_TOKEN.findall(text)
-    if len(tokens) < 8:
-        return False
+    if len(tokens) < 8 or sum("k" in t for t in tokens) < 0.17 * len(tokens):
+        return False  # too few tokens with "k" to pass the test below (18 %, at least)
     unknown = [t for t in tokens
                if not any(is_known(w, latin_languages) for w in re.findall(r"[^\W\d_]+", t))
                or re.search(r"[^\w\s'’.,;:()-]", t)]
