@@ -12,7 +12,7 @@ import itertools
 import math
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import wordfreq
@@ -173,13 +173,15 @@ def _frequencies(language: str) -> dict[str, float]:
     return dict(wordfreq.get_frequency_dict(language))
 
 
+@lru_cache(maxsize=1 << 16)  # the repair rules ask about the same words on every page
 def zipf(word: str, languages: tuple[str, ...]) -> float:
     """The highest Zipf frequency of ``word`` (lowercased) in ``languages``; 0 if unknown.
 
     >>> zipf("fiscal", ("pt",)) > 4 > zipf("fiscai", ("pt",))
     True
     """
-    best = max((_frequencies(lang).get(word.lower(), 0.0) for lang in languages), default=0.0)
+    word = word.lower()
+    best = max((_frequencies(lang).get(word, 0.0) for lang in languages), default=0.0)
     return round(math.log10(best) + 9, 2) if best > 0 else 0.0
 
 
