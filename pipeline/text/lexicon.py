@@ -67,8 +67,10 @@ def vocabulary(language: str) -> frozenset[str]:
     frequency band, not its dictionary of frequencies, which is slower to build (a
     process that repairs text or decides on text-layer pages loads three languages'
     words)."""
-    return frozenset(itertools.chain.from_iterable(wordfreq.get_frequency_list(language))
-                     ) | domain_words(language)
+    # the arguments as get_frequency_dict passes them, so that wordfreq reads the list
+    # once for both (its cache tells ``(language,)`` from ``(language, "best")``)
+    bands = wordfreq.get_frequency_list(language, "best")
+    return frozenset(itertools.chain.from_iterable(bands)) | domain_words(language)
 
 
 @cache
