@@ -72,14 +72,15 @@ def run(
     """
     overrides = or_exit(lambda: parse_overrides(set_ or []))
     settings = prefect_settings(root, overrides)
-    from pipeline.run.plan import unchanged_run
 
-    with locked(settings, wait):
+    # The temporary server starts while the inbox is looked at: most runs have work,
+    # and a run with none stops it unused (it never waits for it).
+    with locked(settings, wait), temporary_server() as temporary:
+        from pipeline.run.plan import unchanged_run
+
         summaries = None if force else unchanged_run(settings)
         if summaries is None:
-            with temporary_server() as temporary:
-                summaries = _run_flow(root.resolve(), settings, force, dask, overrides,
-                                      temporary)
+            summaries = _run_flow(root.resolve(), settings, force, dask, overrides, temporary)
         else:
             console.print(f"nothing new or changed in {settings.raw}: no flow run")
     report(summaries, settings)
