@@ -78,6 +78,11 @@ class Encoder:
             verify(self.model_dir)
             # The model is a local folder; never let a library look for a hub.
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            # torch's threads sleep between steps rather than spin: in the run's
+            # process they embed for its workers while those work on both cores, and
+            # spinning took 2 s of their CPU on a 70-page edition (the same vectors;
+            # read as OpenMP starts, so before torch is imported)
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             import torch
             import transformers
             from sentence_transformers import SentenceTransformer
