@@ -107,10 +107,10 @@ def _cut_at_script_changes(
 
 
 def _script_of(word: str) -> str | None:
-    found = letters(word)
-    if not found:
+    first = next(filter(str.isalpha, word), None)
+    if first is None:
         return None
-    return "devanagari" if is_devanagari(found[0]) else "latin"
+    return "devanagari" if is_devanagari(first) else "latin"
 
 
 def _cut_long(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:

@@ -47,7 +47,7 @@ _PARENTHESES = re.compile(r"\([^()]*\)")
 
 def letters(text: str) -> list[str]:
     """The letters of ``text`` (Devanagari vowel signs are marks, not letters)."""
-    return [ch for ch in text if ch.isalpha()]
+    return list(filter(str.isalpha, text))
 
 
 def without_accents(text: str) -> str:

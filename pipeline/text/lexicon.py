@@ -147,7 +147,7 @@ def readable_share(text: str, languages: tuple[str, ...]) -> float:
     >>> round(readable_share("Beslut nr 1/2019 i AVS-EU-ministerrâdet", ("sv",)), 2)
     0.63
     """
-    visible = sum(not ch.isspace() for ch in text)
+    visible = len(text) - sum(map(str.isspace, text))
     if not visible:
         return 0.0
     known = sum(len(w) for w in _WORD.findall(text)
