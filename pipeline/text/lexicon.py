@@ -12,6 +12,7 @@ import itertools
 import math
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -204,11 +205,9 @@ def accented_words(languages: tuple[str, ...], min_zipf: float = 2.5) -> dict[st
     """The words of ``languages`` at least ``min_zipf`` frequent, by their form without
     marks (:func:`without_marks`): for each form, its most frequent word (of the
     languages' equally frequent words, the first language's)."""
-    best: dict[str, tuple[float, str]] = {}
-    for language in languages:
-        for bare, (frequency, word) in _accented_words_of(language, min_zipf).items():
-            if bare not in best or frequency > best[bare][0]:
-                best[bare] = (frequency, word)
+    best = _most_frequent((bare, frequency, word) for language in languages
+                          for bare, (frequency, word)
+                          in _accented_words_of(language, min_zipf).items())
     return {bare: word for bare, (_, word) in best.items()}
 
 
@@ -216,13 +215,19 @@ def accented_words(languages: tuple[str, ...], min_zipf: float = 2.5) -> dict[st
 def _accented_words_of(language: str, min_zipf: float) -> dict[str, tuple[float, str]]:
     """:func:`accented_words` of one language, with each word's frequency: the part a
     process computes once, whichever languages it asks about together."""
-    best: dict[str, tuple[float, str]] = {}
     floor = 10 ** (min_zipf - 9)
-    for word, frequency in _frequencies(language).items():
-        if frequency >= floor and word.isalpha():
-            bare = without_marks(word)
-            if bare not in best or frequency > best[bare][0]:
-                best[bare] = (frequency, word)
+    return _most_frequent((without_marks(word), frequency, word)
+                          for word, frequency in _frequencies(language).items()
+                          if frequency >= floor and word.isalpha())
+
+
+def _most_frequent(entries: Iterable[tuple[str, float, str]]) -> dict[str, tuple[float, str]]:
+    """For each form of ``(form, frequency, word)`` entries, the most frequent word with
+    its frequency; of equally frequent words, the first."""
+    best: dict[str, tuple[float, str]] = {}
+    for bare, frequency, word in entries:
+        if bare not in best or frequency > best[bare][0]:
+            best[bare] = (frequency, word)
     return best
 
 
