@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
+import json
 from pathlib import Path
 
 import pdfplumber
@@ -18,13 +19,16 @@ from pipeline.project.catalog import Catalog
 from pipeline.read.ingest import ingest, source_for
 from pipeline.read.pagedecision import text_in_reading_order
 from pipeline.run import document
+from pipeline.split.languages import MINOR_SHARE
 
 
-def edition_acts(root: Path, shared: Path) -> tuple[Settings, list[ActDocument]]:
-    """A project at ``root`` whose inbox holds DOU pages 1–2 of 1 October 2014 as a
-    text dump, and the acts they are cut into."""
+def edition_acts(root: Path, shared: Path, numbers: tuple[int, ...] = (1, 2)
+                 ) -> tuple[Settings, list[ActDocument]]:
+    """A project at ``root`` whose inbox holds DOU pages (``numbers``, from 1; the
+    first has the masthead) of 1 October 2014 as a text dump, and the acts they are
+    cut into."""
     with pdfplumber.open(shared / "corpora/brazil-pdfs/DOUS1a.pdf") as pdf:
-        pages = [text_in_reading_order(pdf.pages[n]).text for n in range(2)]
+        pages = [text_in_reading_order(pdf.pages[n - 1]).text for n in numbers]
     (root / "raw").mkdir(parents=True)
     (root / "raw" / "dou.txt").write_text("\f".join(pages), encoding="utf-8")
     settings = Settings.for_root(root)
@@ -120,3 +124,16 @@ def test_a_language_of_a_few_lines_is_not_aligned():
                              "en", "langdetect")]
     assert list(languages_to_align(articles, sections_of(half, max_island_letters=0))) == [
         "pt", "en"]
+
+
+def test_an_act_whose_english_is_a_price_table_is_not_aligned(tmp_path: Path, shared: Path):
+    """The DOU's PORTARIA Nº 429 (pages 15–20) prices drinks by brand: langdetect takes
+    the brand names for English, 23 % of the act's letters, but none of it is prose,
+    so the act publishes no pairs; the Portuguese text is kept."""
+    settings, acts = edition_acts(tmp_path, shared, (1, 15, 16, 17, 18, 19, 20))
+    (act,) = [act for act in acts if act.doc_id.endswith("--portaria-429")]
+    summary = document.process_act(act, settings, Catalog(settings).start_run("test")).summary
+    assert summary.status == "done" and summary.languages == ("pt", "en")
+    manifest = json.loads((settings.cleaned / act.doc_id / "manifest.json").read_text())
+    assert manifest["language_shares"]["en"] > MINOR_SHARE
+    assert summary.pairs == {} and not list((settings.aligned / act.doc_id).glob("*.tmx"))

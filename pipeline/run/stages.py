@@ -39,7 +39,14 @@ from pipeline.records import (
 )
 from pipeline.repair import RULES, RepairConfig, repair
 from pipeline.run.context import DocumentContext
-from pipeline.split.languages import MINOR_SHARE, label_blocks, language_shares, sections_of
+from pipeline.split.languages import (
+    MIN_RUNNING_SHARE,
+    MINOR_SHARE,
+    label_blocks,
+    language_shares,
+    running_shares,
+    sections_of,
+)
 from pipeline.split.sentences import segment_text, split_sentences
 from pipeline.split.structure import decree_number, structure_json, structure_of
 
@@ -122,13 +129,17 @@ def run_structure(sections: list[Section], cleaned: CleanedDocument, ctx: Docume
 
 def languages_to_align(articles: dict[str, list[Article]], sections: list[Section]
                        ) -> dict[str, list[Article]]:
-    """The articles of the languages a document is written in, to align: a language
-    holding at most :data:`~pipeline.split.languages.MINOR_SHARE` of its letters (brand
-    names in a table taken for English in a Portuguese act) is left out, as each of its
-    pairs with the rest of the document would be noise (flagged, confidence 0.00)."""
-    shares = language_shares(sections)
+    """The articles of the languages a document is written in, to align. Left out, as
+    each of its pairs with the rest of the document would be noise (flagged, confidence
+    0.00–0.05): a language holding at most
+    :data:`~pipeline.split.languages.MINOR_SHARE` of the letters (a few table cells
+    taken for English in a Portuguese act), and one with less than
+    :data:`~pipeline.split.languages.MIN_RUNNING_SHARE` running text (a price table of
+    brand names in capitals, however long)."""
+    shares, running = language_shares(sections), running_shares(sections)
     return {language: found for language, found in articles.items()
-            if shares.get(language, 0.0) > MINOR_SHARE}
+            if shares.get(language, 0.0) > MINOR_SHARE
+            and running.get(language, 0.0) >= MIN_RUNNING_SHARE}
 
 
 def run_align(articles: dict[str, list[Article]], ctx: DocumentContext
