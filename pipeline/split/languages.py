@@ -254,7 +254,8 @@ def language_shares(sections: list[Section]) -> dict[str, float]:
 #: (:func:`pipeline.text.lexicon.running_share`) is no prose in that language: brand
 #: names in a price table that langdetect took for English (``TITAN ENERGY DRINK 19``,
 #: 0.01 in a DOU portaria), not the text of a treaty (0.73–0.88 in every English,
-#: Swedish and Hindi text of the samples).
+#: Swedish and Hindi text of the samples; 0.47 in a Lok Sabha bulletin, names in
+#: capitals and all).
 MIN_RUNNING_SHARE = 0.25
 
 
