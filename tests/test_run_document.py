@@ -3,9 +3,9 @@ real DOU pages, real worker processes."""
 
 from __future__ import annotations
 
+import json
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-import json
 from pathlib import Path
 
 import pdfplumber
