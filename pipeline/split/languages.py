@@ -239,11 +239,8 @@ def language_shares(sections: list[Section]) -> dict[str, float]:
     >>> language_shares(sections_of(blocks, max_island_letters=0))
     {'pt': 0.7, 'en': 0.3}
     """
-    counts: dict[str, int] = {}
-    for section in sections:
-        if section.language not in ("other", "unreadable"):
-            counts[section.language] = counts.get(section.language, 0) + sum(
-                len(letters(block.text)) for block in section.blocks)
+    counts = {language: sum(len(letters(text)) for text in texts)
+              for language, texts in _texts_by_language(sections).items()}
     total = sum(counts.values())
     if not total:
         return {}
@@ -269,9 +266,15 @@ def running_shares(sections: list[Section]) -> dict[str, float]:
     >>> running_shares(sections_of(blocks, max_island_letters=0))
     {'pt': 1.0, 'en': 0.0}
     """
+    return {language: round(running_share(" ".join(texts), language), 4)
+            for language, texts in _texts_by_language(sections).items()}
+
+
+def _texts_by_language(sections: list[Section]) -> dict[str, list[str]]:
+    """The blocks' texts of each language, in order (``other`` and ``unreadable`` left
+    out)."""
     texts: dict[str, list[str]] = {}
     for section in sections:
         if section.language not in ("other", "unreadable"):
             texts.setdefault(section.language, []).extend(block.text for block in section.blocks)
-    return {language: round(running_share(" ".join(parts), language), 4)
-            for language, parts in texts.items()}
+    return texts
