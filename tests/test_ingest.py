@@ -177,6 +177,17 @@ def test_tables_inside_columns_are_read_row_by_row(shared: Path):
         assert row in text.splitlines()
 
 
+def test_a_ruled_tables_wrapped_cells_are_read_whole(shared: Path):
+    """DOU page 10: a ruled table whose long cells wrap. Read line by line, the row's
+    cells interleave (``(Tecnológi- 100 (cem) FACULDADE … CEN-`` / ``co) DO SUL …``);
+    each cell is read whole, in the row's order."""
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        text = text_in_reading_order(pdf.pages[9]).text
+    assert "GESTÃO AMBIENTAL (Tecnológi-\nco)\n100 (cem)" in text
+    assert "RUA LINHA BONITA, 0, ESTRADA RINCÃO BONITO, CEN-\nTRO, NOVO CABRAIS/RS" in text
+    assert text.index("3.\n200902802") < text.index("4.\n201205817")
+
+
 def test_letter_spaced_words_are_words_and_word_gaps_are_spaces(shared: Path):
     """The DOU letter-spaces table cells by drawing a space after each letter and moving
     back over it; a word gap drawn with no space character is still a gap; real spaces

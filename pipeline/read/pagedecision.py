@@ -25,6 +25,7 @@ __all__ = [
     "horizontal_rules",
     "text_in_reading_order",
     "text_layer_stats",
+    "vertical_rules",
 ]
 
 _CID = re.compile(r"\(cid:\d+\)")
@@ -120,7 +121,7 @@ def text_in_reading_order(page: pdfplumber.page.Page) -> PageText:
     them; pdfplumber alone reads across the columns line by line.
     """
     return read_text_layer(page.chars, float(page.width), float(page.height),
-                           horizontal_rules(page))
+                           horizontal_rules(page), vertical_rules(page))
 
 
 def horizontal_rules(page: pdfplumber.page.Page) -> list[tuple[float, float, float]]:
@@ -135,6 +136,13 @@ def horizontal_rules(page: pdfplumber.page.Page) -> list[tuple[float, float, flo
         else:
             rules.append((x0, x1, y))
     return rules
+
+
+def vertical_rules(page: pdfplumber.page.Page) -> list[tuple[float, float, float]]:
+    """The page's vertical ruled lines as ``(x, top, bottom)``: a table's cell borders
+    (each cell's drawn on its own)."""
+    return [(float(edge["x0"]), float(edge["top"]), float(edge["bottom"]))
+            for edge in page.vertical_edges]
 
 
 def text_layer_stats(page: pdfplumber.page.Page, reading: PageText,

@@ -35,7 +35,7 @@ import numpy as np
 from pdfplumber.utils import extract_text
 
 __all__ = ["PageText", "Region", "dedupe_chars", "read_text_layer", "reading_order",
-           "split_by_orientation", "word_spaces"]
+           "ruled_cells", "split_by_orientation", "word_spaces", "wrapped"]
 
 #: Side of a cell of the occupancy grid, in points.
 CELL = 2.0
@@ -97,11 +97,14 @@ class PageText:
 
 
 def read_text_layer(chars: Sequence[Char], width: float, height: float,
-                    rules: Sequence[tuple[float, float, float]] = ()) -> PageText:
+                    rules: Sequence[tuple[float, float, float]] = (),
+                    borders: Sequence[tuple[float, float, float]] = ()) -> PageText:
     """Read a page from pdfplumber's characters (``page.chars``) in reading order.
 
-    ``rules`` are the page's horizontal ruled lines as ``(x0, x1, y)`` (from
-    ``page.edges``), which mark tables.
+    ``rules`` are the page's horizontal ruled lines as ``(x0, x1, y)`` and ``borders``
+    its vertical ones as ``(x, top, bottom)`` (from ``page.edges``), which mark
+    tables: a row between two rules is read cell by cell where borders divide it
+    (:func:`ruled_cells`).
 
     >>> def line(text, x, top):
     ...     return [{"text": ch, "x0": x + 5 * i, "x1": x + 5 * i + 4.5, "top": top,
@@ -117,7 +120,7 @@ def read_text_layer(chars: Sequence[Char], width: float, height: float,
     body, turned, diagonal = split_by_orientation(chars)
     body = word_spaces(dedupe_chars(body))
     regions = reading_order(body, width, height, rules)
-    parts = [extract_text(members) for _, members in regions]
+    parts = [_region_text(members, rules, borders) for _, members in regions]
     if turned:
         parts.append(extract_text(dedupe_chars(turned)))
     text = "\n\n".join(part for part in parts if part.strip())
@@ -125,6 +128,90 @@ def read_text_layer(chars: Sequence[Char], width: float, height: float,
                   default=1)
     return PageText(text=text, chars=tuple(body), regions=tuple(r for r, _ in regions),
                     columns=columns, diagonal=diagonal, turned=len(turned))
+
+
+def _region_text(chars: Sequence[Char], rules: Sequence[tuple[float, float, float]],
+                 borders: Sequence[tuple[float, float, float]]) -> str:
+    """A region's lines: a ruled table's wrapped rows cell by cell (:func:`wrapped`),
+    else line by line."""
+    rows = ruled_cells(chars, rules, borders) or []
+    texts = [[extract_text(list(cell)) for cell in row] for row in rows]
+    if not any(wrapped(row) for row in texts):
+        return extract_text(list(chars))
+    lines = (cells if wrapped(cells) else [extract_text([c for cell in row for c in cell])]
+             for row, cells in zip(rows, texts, strict=True))
+    return "\n".join(text for row in lines for text in row if text)
+
+
+def wrapped(cells: list[str]) -> bool:
+    r"""Whether a ruled row's cells (their texts) are one row whose long cells wrap,
+    to be read cell by cell: some cells of one line, some of more. Cells of as many
+    lines each are as many rows with no rule between them, read line by line.
+
+    >>> wrapped(["3.", "GESTÃO AMBIENTAL (Tecnológi-\nco)", "100 (cem)"])
+    True
+    >>> wrapped(["Alagoas\nBahia", "12.900.486\n69.718.557"])
+    False
+    """
+    lines = [text.count("\n") + 1 for text in cells if text]
+    return len(lines) > 1 and min(lines) == 1 < max(lines)
+
+
+def ruled_cells(chars: Sequence[Char], rules: Sequence[tuple[float, float, float]],
+                borders: Sequence[tuple[float, float, float]]
+                ) -> list[list[list[Char]]] | None:
+    """A region's characters as rows of cells, or None if no ruled row has cells.
+
+    The region is cut at the horizontal ``rules`` across it. A row with a rule above
+    and below it is divided into cells at the vertical ``borders`` that run its
+    whole height, so that a cell of several lines is read whole (``GESTÃO AMBIENTAL
+    (Tecnológi-`` / ``co)``) before the next cell, where line by line the row's cells
+    interleave. Other rows, and the text above and below the rules, are one cell.
+
+    >>> def word(text, x, top):
+    ...     return [{"text": ch, "x0": x + 5 * i, "x1": x + 5 * i + 4.5, "top": top,
+    ...              "bottom": top + 8} for i, ch in enumerate(text)]
+    >>> chars = word("Tecno-", 10, 12) + word("ABC", 60, 12) + word("logia", 10, 22)
+    >>> rows = ruled_cells(chars, [(0, 100, 10), (0, 100, 32)], [(50, 10, 32)])
+    >>> [["".join(c["text"] for c in cell) for cell in row] for row in rows]
+    [['Tecno-logia', 'ABC']]
+    """
+    ink = [c for c in chars if c["text"].strip()]
+    if not ink or not borders:
+        return None
+    left, right = min(c["x0"] for c in ink), max(c["x1"] for c in ink)
+    cuts = sorted({y for x0, x1, y in rules if x0 < right and x1 > left})
+    if not cuts:
+        return None
+    vertical = np.array(borders, dtype=float)
+    edges = [-math.inf, *cuts, math.inf]
+    rows: list[list[list[Char]]] = []
+    divided = False
+    for index, (low, high) in enumerate(itertools.pairwise(edges)):
+        band = [c for c in chars if low <= (c["top"] + c["bottom"]) / 2 < high]
+        band_ink = [c for c in band if c["text"].strip()]
+        if not band_ink:
+            if band:
+                rows.append([band])
+            continue
+        ruled = 0 < index < len(edges) - 2  # a rule above and below: a table's row
+        bounds = [-math.inf, *(_crossing(vertical, band_ink) if ruled else []), math.inf]
+        cells = [[c for c in band if a <= (c["x0"] + c["x1"]) / 2 < b]
+                 for a, b in itertools.pairwise(bounds)]
+        cells = [cell for cell in cells if cell]
+        divided = divided or sum(any(c["text"].strip() for c in cell) for cell in cells) > 1
+        rows.append(cells)
+    return rows if divided else None
+
+
+def _crossing(vertical: np.ndarray, band: Sequence[Char]) -> list[float]:
+    """The x of the vertical borders (rows of ``x, top, bottom``) that run the whole
+    height of a band of characters, inside it."""
+    top, bottom = min(c["top"] for c in band), max(c["bottom"] for c in band)
+    left, right = min(c["x0"] for c in band), max(c["x1"] for c in band)
+    spans = ((vertical[:, 1] <= top + 1) & (vertical[:, 2] >= bottom - 1)
+             & (vertical[:, 0] > left) & (vertical[:, 0] < right))
+    return sorted(set(vertical[spans, 0].tolist()))
 
 
 def split_by_orientation(chars: Sequence[Char]) -> tuple[list[Char], list[Char], int]:
