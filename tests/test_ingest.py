@@ -180,12 +180,15 @@ def test_tables_inside_columns_are_read_row_by_row(shared: Path):
 def test_a_ruled_tables_wrapped_cells_are_read_whole(shared: Path):
     """DOU page 10: a ruled table whose long cells wrap. Read line by line, the row's
     cells interleave (``(Tecnológi- 100 (cem) FACULDADE … CEN-`` / ``co) DO SUL …``);
-    each cell is read whole, in the row's order."""
+    each cell is read whole, in the row's order. A row of one line each stays a line."""
     with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
         text = text_in_reading_order(pdf.pages[9]).text
     assert "GESTÃO AMBIENTAL (Tecnológi-\nco)\n100 (cem)" in text
     assert "RUA LINHA BONITA, 0, ESTRADA RINCÃO BONITO, CEN-\nTRO, NOVO CABRAIS/RS" in text
-    assert text.index("3.\n200902802") < text.index("4.\n201205817")
+    row = ("4. 201205817 ENFERMAGEM (Bacharelado) 100 (cem) FACULDADE SALESIANA DE SANTA "
+           "TERESA MISSAO SALESIANA DE MATO GROSSO RUA DOM AQUINO, 1119, CENTRO, CORUMBÁ/MS")
+    assert row in text.splitlines()
+    assert text.index("3.\n200902802") < text.index(row)
 
 
 def test_letter_spaced_words_are_words_and_word_gaps_are_spaces(shared: Path):
