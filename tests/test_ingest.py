@@ -15,6 +15,7 @@ from pipeline.errors import InputError
 from pipeline.read import ingest as ingest_module
 from pipeline.read.ingest import decode_text, discover, doc_ids_for, ingest, source_for
 from pipeline.read.pagedecision import TextLayerStats, decide_page, text_in_reading_order
+from pipeline.read.textlayer import read_text_layer
 from pipeline.text.lexicon import known_share
 
 SCAN = SAMPLES / "scan_protocol_brazil_japan_1978_en.pdf"
@@ -175,6 +176,39 @@ def test_tables_inside_columns_are_read_row_by_row(shared: Path):
         text = text_in_reading_order(pdf.pages[15]).text
     for row in ("REDE FORTE 9", "REFRI PET 4", "SARANDI AGUA TONICA 25"):
         assert row in text.splitlines()
+
+
+def test_an_unruled_table_of_figures_is_read_row_by_row(shared: Path):
+    """DOU page 93: a table with no rules between its blocks of rows. Its columns of
+    figures hold the same lines as its column of names; cut into columns, each state's
+    name came out lines away from its figures."""
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        lines = text_in_reading_order(pdf.pages[92]).text.splitlines()
+    assert any(line.startswith("Região Nordeste 250.885.851 250.885.851 26.171.678")
+               for line in lines)
+    assert any(line.startswith("Alagoas 12.900.486 12.900.486 1.094.775") for line in lines)
+
+
+def _column_of(texts: list[str], x: float) -> list[dict[str, object]]:
+    """Characters of lines 10 pt apart, one text a line, from ``x``."""
+    return [{"text": ch, "x0": x + 5 * i, "x1": x + 5 * i + 4.5, "top": 20 + 10 * n,
+             "bottom": 28 + 10 * n, "fontname": "F", "size": 8, "upright": True,
+             "matrix": (8, 0, 0, 8, 0, 0), "doctop": 20 + 10 * n}
+            for n, text in enumerate(texts) for i, ch in enumerate(text)]
+
+
+def test_only_columns_of_figures_on_the_same_lines_are_read_across():
+    """Columns on one grid of lines are a table's if they hold figures, not words:
+    prose and lists set side by side stay columns."""
+    names = [f"Estado{n}" for n in range(12)]
+    figures = [f"{n}1.234.567" for n in range(12)]
+    words = [f"entrada{n}" for n in range(12)]
+    table = read_text_layer(_column_of(names, 20) + _column_of(figures, 120)
+                            + _column_of(figures, 220), 320, 200).text.splitlines()
+    assert table[:2] == ["Estado0 01.234.567 01.234.567", "Estado1 11.234.567 11.234.567"]
+    listed = read_text_layer(_column_of(names, 20) + _column_of(words, 120)
+                             + _column_of(figures, 220), 320, 200).text.split()
+    assert listed[:3] == ["Estado0", "Estado1", "Estado2"]
 
 
 def test_a_ruled_tables_wrapped_cells_are_read_whole(shared: Path):

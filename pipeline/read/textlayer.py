@@ -18,7 +18,9 @@ pdfplumber parses the page into characters; everything after that is done here:
    left to right; where rows cross gutters — a title, summary or table laid across
    the columns — the region is cut into bands, read top to bottom, and each band is
    cut again. Horizontal ruled lines are drawn into the grid: a table's rules break
-   the white space between its cells, so a table is read row by row.
+   the white space between its cells, so a table is read row by row. A table with no
+   rules is told by its columns: they hold the same lines at the same heights, and
+   figures rather than words after the first (:meth:`_Grid._figures_in_rows`).
 5. **Lines.** Each region's characters become lines with pdfplumber's own text
    assembly (``extract_text``), as a plain ``page.extract_text()`` would read them.
 """
@@ -50,6 +52,12 @@ MIN_GUTTER_RUN = 24.0
 MIN_COLUMN_SHARE = 0.18
 #: A gutter is empty over long runs in at least this share of its region's rows.
 MIN_GUTTER_ROWS = 0.3
+#: Columns that hold the same lines, at least this many, at the same heights (within
+#: this many points), and after the first no more than this share of letters among
+#: their characters (figures, dates, amounts), are a table's: read row by row.
+MIN_TABLE_ROWS = 3
+ROW_TOLERANCE = 3.0
+MAX_LETTER_SHARE = 0.1
 #: Two characters with the same text and font within this distance (points) are one.
 DEDUPE_TOLERANCE = 1.0
 #: Word spaces are told by how much wider a gap is than the gap between the letters of
@@ -392,6 +400,7 @@ class _Grid:
         self.bottom = np.maximum(self.bottom, self.top + 1)
         self.cx = (box[:, 0] + box[:, 1]) / 2 / CELL
         self.cy = (box[:, 2] + box[:, 3]) / 2 / CELL
+        self.letter = np.array([c["text"].isalpha() for c in ink], dtype=bool)
         self.rules = [(x0 / CELL, x1 / CELL, y / CELL) for x0, x1, y in rules]
 
     def occupancy(self, members: np.ndarray) -> np.ndarray:
@@ -422,14 +431,30 @@ class _Grid:
         if len(bands) == 1:
             kept = [x0 + (start + end) / 2 for (start, end), crossed
                     in zip(gutters, bands[0][1], strict=True) if not crossed]
-            if not kept:
+            parts = self._split(members, self.cx, [x0, *kept, x1]) if kept else []
+            if not kept or self._figures_in_rows(parts):
                 leaves.append((x0, y0, x1, y1, members))
                 return
-            for part in self._split(members, self.cx, [x0, *kept, x1]):
+            for part in parts:
                 self.cut(part, depth + 1, leaves)
             return
         for part in self._split(members, self.cy, [y0 + row for row, _ in bands] + [y1]):
             self.cut(part, depth + 1, leaves)
+
+    def _figures_in_rows(self, parts: list[np.ndarray]) -> bool:
+        """Whether the columns a region would be cut into are a table's, to be read row
+        by row: each holds the same lines, at the same heights (at least
+        :data:`MIN_TABLE_ROWS`), and the columns after the first (its row labels) hold
+        figures, not words. Columns of prose, or of list entries (``878.080/2014-MARCOS
+        JOSE SOARES``), can share their lines' heights too (a gazette sets its columns
+        on one grid of lines), but not their lack of letters."""
+        lines = [_line_centres(self.cy[part]) for part in parts]
+        rows = len(lines[0])
+        if len(parts) < 2 or rows < MIN_TABLE_ROWS or any(len(found) != rows for found in lines):
+            return False
+        if np.ptp(np.array(lines), axis=0).max() > ROW_TOLERANCE / CELL:
+            return False
+        return bool(self.letter[np.concatenate(parts[1:])].mean() <= MAX_LETTER_SHARE)
 
     def _rule(self, region: np.ndarray, x0: int, y0: int) -> None:
         """Draw the ruled lines inside a region into its grid: a table's rules break
@@ -487,6 +512,18 @@ def _bands(occupied: np.ndarray, gutters: list[tuple[int, int]]
         if not bands or bands[-1][1] != signature:
             bands.append((int(row), signature))
     return bands
+
+
+def _line_centres(centres: np.ndarray) -> list[float]:
+    """The heights of the lines of characters whose vertical centres (grid units) are
+    ``centres``: runs of centres less than a cell apart.
+
+    >>> _line_centres(np.array([10.2, 3.0, 10.0, 3.4, 6.5]))
+    [3.2, 6.5, 10.1]
+    """
+    ordered = np.sort(centres)
+    lines = np.split(ordered, np.flatnonzero(np.diff(ordered) > 1.0) + 1)
+    return [round(float(line.mean()), 2) for line in lines]
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
