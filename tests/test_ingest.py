@@ -225,6 +225,31 @@ def test_a_ruled_tables_wrapped_cells_are_read_whole(shared: Path):
     assert text.index("3.\n200902802") < text.index(row)
 
 
+def test_a_ruled_rows_wrapped_cells_stay_whole_in_a_page_of_columns(shared: Path):
+    """DOU page 13: the same table as page 10, above a page of three columns. A row's
+    first line crosses the columns' gutters and its wrapped lines do not; the page was
+    cut between them, and each row's cells interleaved line by line."""
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        text = text_in_reading_order(pdf.pages[12]).text
+    assert "- CENTRO DE ESTUDOS UNIVERSITA-\nRIOS DE COLIDER" in text
+    assert "SOCIEDADE ACREANA DE EDUCA-\nCAO E CULTURA LTDA" in text
+
+
+def test_a_box_around_columns_is_no_table_row():
+    """Rules above and below a title over two columns, and a border between the
+    columns below the title: a box, not a table's row (no border runs from rule to
+    rule, and it is taller than a few lines), read as a title over two columns."""
+    title = [{**char, "top": 8.0, "bottom": 16.0} for char in _column_of(
+        ["A TITLE OVER THE TWO COLUMNS"], 30)]
+    left = _column_of([f"left{n:02d}" for n in range(12)], 20)
+    right = _column_of([f"right{n:02d}" for n in range(12)], 120)
+    page = read_text_layer(title + left + right, 220, 160, rules=[(10, 210, 4), (10, 210, 145)],
+                           borders=[(110, 18, 145), (10, 4, 145), (210, 4, 145)])
+    words = page.text.split()
+    assert words[:7] == ["A", "TITLE", "OVER", "THE", "TWO", "COLUMNS", "left00"]
+    assert words.index("left11") < words.index("right00")
+
+
 def test_letter_spaced_words_are_words_and_word_gaps_are_spaces(shared: Path):
     """The DOU letter-spaces table cells by drawing a space after each letter and moving
     back over it; a word gap drawn with no space character is still a gap; real spaces

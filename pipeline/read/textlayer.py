@@ -18,7 +18,8 @@ pdfplumber parses the page into characters; everything after that is done here:
    left to right; where rows cross gutters — a title, summary or table laid across
    the columns — the region is cut into bands, read top to bottom, and each band is
    cut again. Horizontal ruled lines are drawn into the grid: a table's rules break
-   the white space between its cells, so a table is read row by row. A table with no
+   the white space between its cells, so a table is read row by row, and no band is
+   cut inside a ruled row (:meth:`_Grid._whole_ruled_rows`). A table with no
    rules is told by its columns: they hold the same lines at the same heights, and
    figures rather than words after the first (:meth:`_Grid._figures_in_rows`).
 5. **Lines.** Each region's characters become lines with pdfplumber's own text
@@ -56,6 +57,8 @@ MIN_GUTTER_ROWS = 0.3
 #: this many points), and after the first no more than this share of letters among
 #: their characters (figures, dates, amounts), are a table's: read row by row.
 MIN_TABLE_ROWS = 3
+#: A table's row between two rules is at most this tall (points): a few lines of type.
+MAX_RULED_ROW = 48.0
 ROW_TOLERANCE = 3.0
 MAX_LETTER_SHARE = 0.1
 #: Two characters with the same text and font within this distance (points) are one.
@@ -127,7 +130,7 @@ def read_text_layer(chars: Sequence[Char], width: float, height: float,
     """
     body, turned, diagonal = split_by_orientation(chars)
     body = word_spaces(dedupe_chars(body))
-    regions = reading_order(body, width, height, rules)
+    regions = reading_order(body, width, height, rules, borders)
     parts = [_region_text(members, rules, borders) for _, members in regions]
     if turned:
         parts.append(extract_text(dedupe_chars(turned)))
@@ -349,7 +352,8 @@ def _near(points: list[tuple[float, float]] | None, x: float, y: float,
 
 
 def reading_order(chars: Sequence[Char], width: float, height: float,
-                  rules: Sequence[tuple[float, float, float]] = ()
+                  rules: Sequence[tuple[float, float, float]] = (),
+                  borders: Sequence[tuple[float, float, float]] = ()
                   ) -> list[tuple[Region, list[Char]]]:
     """Cut the page into regions in reading order, each with its characters.
 
@@ -359,7 +363,7 @@ def reading_order(chars: Sequence[Char], width: float, height: float,
     ink = [c for c in chars if c["text"].strip()]
     if not ink:
         return [(Region(0, 0, width, height), list(chars))] if chars else []
-    grid = _Grid(ink, width, height, rules)
+    grid = _Grid(ink, width, height, rules, borders)
     leaves: list[tuple[int, int, int, int, np.ndarray]] = []
     grid.cut(np.arange(len(ink)), 0, leaves)
     # White space characters go with the region of the nearest ink before them.
@@ -387,7 +391,8 @@ class _Grid:
     """The characters' boxes in grid cells, and the recursive cuts over them."""
 
     def __init__(self, ink: Sequence[Char], width: float, height: float,
-                 rules: Sequence[tuple[float, float, float]]) -> None:
+                 rules: Sequence[tuple[float, float, float]],
+                 borders: Sequence[tuple[float, float, float]] = ()) -> None:
         self.nx = max(1, math.ceil(width / CELL))
         self.ny = max(1, math.ceil(height / CELL))
         box = np.array([(c["x0"], c["x1"], c["top"], c["bottom"]) for c in ink], dtype=float)
@@ -402,6 +407,7 @@ class _Grid:
         self.cy = (box[:, 2] + box[:, 3]) / 2 / CELL
         self.letter = np.array([c["text"].isalpha() for c in ink], dtype=bool)
         self.rules = [(x0 / CELL, x1 / CELL, y / CELL) for x0, x1, y in rules]
+        self.borders = [(x / CELL, top / CELL, bottom / CELL) for x, top, bottom in borders]
 
     def occupancy(self, members: np.ndarray) -> np.ndarray:
         """A boolean (rows × columns) grid, true where a member's box lies."""
@@ -427,7 +433,7 @@ class _Grid:
         if not gutters:
             leaves.append((x0, y0, x1, y1, members))
             return
-        bands = _bands(region, gutters)
+        bands = self._whole_ruled_rows(_bands(region, gutters), x0, x1, y0)
         if len(bands) == 1:
             kept = [x0 + (start + end) / 2 for (start, end), crossed
                     in zip(gutters, bands[0][1], strict=True) if not crossed]
@@ -440,6 +446,37 @@ class _Grid:
             return
         for part in self._split(members, self.cy, [y0 + row for row, _ in bands] + [y1]):
             self.cut(part, depth + 1, leaves)
+
+    def _whole_ruled_rows(self, bands: list[tuple[int, tuple[bool, ...]]], x0: int, x1: int,
+                          y0: int) -> list[tuple[int, tuple[bool, ...]]]:
+        """``bands`` (of the region from ``x0``, ``x1``, ``y0``) with no cut inside a
+        ruled table's row (:meth:`_ruled_rows`): a band that starts inside one joins the
+        band before it, which crosses the gutters either crosses. Line by line, a row
+        whose long cells wrap crosses fewer gutters after its first line (``9.
+        200903740 … FACULDADE`` / ``FRÁSIO DE TOLEDO … PRU-``), and cut there its cells
+        could not be read whole."""
+        rows = self._ruled_rows(x0, x1)
+        joined: list[tuple[int, tuple[bool, ...]]] = []
+        for start, crossed in bands:
+            if joined and any(top + 1 <= y0 + start < bottom for top, bottom in rows):
+                first, before = joined[-1]
+                joined[-1] = (first, tuple(a or b for a, b in zip(before, crossed, strict=True)))
+            else:
+                joined.append((start, crossed))
+        return joined
+
+    def _ruled_rows(self, x0: int, x1: int) -> list[tuple[float, float]]:
+        """The table rows ruled across columns ``x0`` to ``x1`` of the grid, as (top,
+        bottom) grid rows: two rules across it at most :data:`MAX_RULED_ROW` apart, with
+        a border inside it running from one to the other (a cell's side: rules above
+        and below a box, a notice or an act, are no table row)."""
+        slack = 0.05 * (x1 - x0)
+        across = sorted({y for left, right, y in self.rules
+                         if left <= x0 + slack and right >= x1 - slack})
+        return [(top, bottom) for top, bottom in itertools.pairwise(across)
+                if bottom - top <= MAX_RULED_ROW / CELL
+                and any(x0 + slack < x < x1 - slack and start <= top + 1 and end >= bottom - 1
+                        for x, start, end in self.borders)]
 
     def _figures_in_rows(self, parts: list[np.ndarray]) -> bool:
         """Whether the columns a region would be cut into are a table's, to be read row
