@@ -407,7 +407,7 @@ class _Grid:
         self.cy = (box[:, 2] + box[:, 3]) / 2 / CELL
         self.letter = np.array([c["text"].isalpha() for c in ink], dtype=bool)
         self.rules = [(x0 / CELL, x1 / CELL, y / CELL) for x0, x1, y in rules]
-        self.borders = [(x / CELL, top / CELL, bottom / CELL) for x, top, bottom in borders]
+        self.borders = np.array(borders, dtype=float).reshape(-1, 3) / CELL
 
     def occupancy(self, members: np.ndarray) -> np.ndarray:
         """A boolean (rows × columns) grid, true where a member's box lies."""
@@ -455,6 +455,8 @@ class _Grid:
         whose long cells wrap crosses fewer gutters after its first line (``9.
         200903740 … FACULDADE`` / ``FRÁSIO DE TOLEDO … PRU-``), and cut there its cells
         could not be read whole."""
+        if len(bands) < 2:
+            return bands
         rows = self._ruled_rows(x0, x1)
         joined: list[tuple[int, tuple[bool, ...]]] = []
         for start, crossed in bands:
@@ -473,10 +475,11 @@ class _Grid:
         slack = 0.05 * (x1 - x0)
         across = sorted({y for left, right, y in self.rules
                          if left <= x0 + slack and right >= x1 - slack})
+        x = self.borders[:, 0]
+        _, start, end = self.borders[(x > x0 + slack) & (x < x1 - slack)].T
         return [(top, bottom) for top, bottom in itertools.pairwise(across)
                 if bottom - top <= MAX_RULED_ROW / CELL
-                and any(x0 + slack < x < x1 - slack and start <= top + 1 and end >= bottom - 1
-                        for x, start, end in self.borders)]
+                and bool(((start <= top + 1) & (end >= bottom - 1)).any())]
 
     def _figures_in_rows(self, parts: list[np.ndarray]) -> bool:
         """Whether the columns a region would be cut into are a table's, to be read row
