@@ -28,6 +28,7 @@ pdfplumber parses the page into characters; everything after that is done here:
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 from collections.abc import Sequence
@@ -36,6 +37,7 @@ from typing import Any
 
 import numpy as np
 from pdfplumber.utils import extract_text
+from pdfplumber.utils.text import DEFAULT_Y_TOLERANCE
 
 __all__ = ["PageText", "Region", "dedupe_chars", "read_text_layer", "reading_order",
            "ruled_cells", "split_by_orientation", "word_spaces", "wrapped"]
@@ -146,12 +148,21 @@ def _region_text(chars: Sequence[Char], rules: Sequence[tuple[float, float, floa
     """A region's lines: a ruled table's wrapped rows cell by cell (:func:`wrapped`),
     else line by line."""
     rows = ruled_cells(chars, rules, borders) or []
-    texts = [[extract_text(list(cell)) for cell in row] for row in rows]
+    # a row none of whose cells spans two lines cannot wrap: its cells need no text
+    texts = [[extract_text(list(cell)) for cell in row] if any(map(_two_lines, row)) else []
+             for row in rows]
     if not any(wrapped(row) for row in texts):
         return extract_text(list(chars))
     lines = (cells if wrapped(cells) else [extract_text([c for cell in row for c in cell])]
              for row, cells in zip(rows, texts, strict=True))
     return "\n".join(text for row in lines for text in row if text)
+
+
+def _two_lines(chars: Sequence[Char]) -> bool:
+    """Whether ``extract_text`` may read ``chars`` as more than one line: the tops of
+    their ink lie further apart than its tolerance for one line."""
+    tops = [c["top"] for c in chars if c["text"].strip()]
+    return bool(tops) and max(tops) - min(tops) > DEFAULT_Y_TOLERANCE
 
 
 def wrapped(cells: list[str]) -> bool:
@@ -195,17 +206,19 @@ def ruled_cells(chars: Sequence[Char], rules: Sequence[tuple[float, float, float
     if not cuts:
         return None
     vertical = np.array(borders, dtype=float)
-    edges = [-math.inf, *cuts, math.inf]
+    bands: dict[int, list[Char]] = {}  # between cuts ``index - 1`` and ``index``
+    for char in chars:
+        bands.setdefault(bisect.bisect_right(cuts, (char["top"] + char["bottom"]) / 2),
+                         []).append(char)
     rows: list[list[list[Char]]] = []
     divided = False
-    for index, (low, high) in enumerate(itertools.pairwise(edges)):
-        band = [c for c in chars if low <= (c["top"] + c["bottom"]) / 2 < high]
+    for index, band in sorted(bands.items()):
         band_ink = [c for c in band if c["text"].strip()]
         if not band_ink:
             if band:
                 rows.append([band])
             continue
-        ruled = 0 < index < len(edges) - 2  # a rule above and below: a table's row
+        ruled = 0 < index < len(cuts)  # a rule above and below: a table's row
         bounds = [-math.inf, *(_crossing(vertical, band_ink) if ruled else []), math.inf]
         cells = [[c for c in band if a <= (c["x0"] + c["x1"]) / 2 < b]
                  for a, b in itertools.pairwise(bounds)]
