@@ -59,10 +59,10 @@ MIN_GUTTER_ROWS = 0.3
 #: this many points), and after the first no more than this share of letters among
 #: their characters (figures, dates, amounts), are a table's: read row by row.
 MIN_TABLE_ROWS = 3
-#: A table's row between two rules is at most this tall (points): a few lines of type.
-MAX_RULED_ROW = 48.0
 ROW_TOLERANCE = 3.0
 MAX_LETTER_SHARE = 0.1
+#: A table's row between two rules is at most this tall (points): a few lines of type.
+MAX_RULED_ROW = 48.0
 #: Two characters with the same text and font within this distance (points) are one.
 DEDUPE_TOLERANCE = 1.0
 #: Word spaces are told by how much wider a gap is than the gap between the letters of
@@ -233,9 +233,15 @@ def _crossing(vertical: np.ndarray, band: Sequence[Char]) -> list[float]:
     height of a band of characters, inside it."""
     top, bottom = min(c["top"] for c in band), max(c["bottom"] for c in band)
     left, right = min(c["x0"] for c in band), max(c["x1"] for c in band)
-    spans = ((vertical[:, 1] <= top + 1) & (vertical[:, 2] >= bottom - 1)
-             & (vertical[:, 0] > left) & (vertical[:, 0] < right))
-    return sorted(set(vertical[spans, 0].tolist()))
+    return sorted(set(vertical[_spanning(vertical, top, bottom, left, right), 0].tolist()))
+
+
+def _spanning(vertical: np.ndarray, top: float, bottom: float, left: float, right: float
+              ) -> np.ndarray:
+    """Which vertical borders (rows of ``x, top, bottom``, points) run from ``top`` to
+    ``bottom`` (within a point) strictly between ``left`` and ``right``."""
+    return ((vertical[:, 1] <= top + 1) & (vertical[:, 2] >= bottom - 1)
+            & (vertical[:, 0] > left) & (vertical[:, 0] < right))
 
 
 def split_by_orientation(chars: Sequence[Char]) -> tuple[list[Char], list[Char], int]:
@@ -420,7 +426,7 @@ class _Grid:
         self.cy = (box[:, 2] + box[:, 3]) / 2 / CELL
         self.letter = np.array([c["text"].isalpha() for c in ink], dtype=bool)
         self.rules = [(x0 / CELL, x1 / CELL, y / CELL) for x0, x1, y in rules]
-        self.borders = np.array(borders, dtype=float).reshape(-1, 3) / CELL
+        self.borders = np.array(borders, dtype=float).reshape(-1, 3)  # points
 
     def occupancy(self, members: np.ndarray) -> np.ndarray:
         """A boolean (rows × columns) grid, true where a member's box lies."""
@@ -488,11 +494,10 @@ class _Grid:
         slack = 0.05 * (x1 - x0)
         across = sorted({y for left, right, y in self.rules
                          if left <= x0 + slack and right >= x1 - slack})
-        x = self.borders[:, 0]
-        _, start, end = self.borders[(x > x0 + slack) & (x < x1 - slack)].T
         return [(top, bottom) for top, bottom in itertools.pairwise(across)
                 if bottom - top <= MAX_RULED_ROW / CELL
-                and bool(((start <= top + 1) & (end >= bottom - 1)).any())]
+                and bool(_spanning(self.borders, top * CELL, bottom * CELL,
+                                   (x0 + slack) * CELL, (x1 - slack) * CELL).any())]
 
     def _figures_in_rows(self, parts: list[np.ndarray]) -> bool:
         """Whether the columns a region would be cut into are a table's, to be read row
