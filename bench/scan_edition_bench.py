@@ -9,14 +9,22 @@ rotation under one degree, JPEG) into an image-only PDF, one per half:
 * **reporting** pages: 10, 28, 46, … (every 18th from the tenth).
 
 The truth is each page's text layer: the words of its upright characters (the
-diagonal watermark left out), mended where the layer's spacing is not what the page
-shows: a run of three or more single letters is one letter-spaced word (``p r e s s ã
-o`` in a justified table cell), and a word in lower case running into one with a
-capital is two (``doGabinete``: the layer lost the space). Word F1 is order-free
-(``ocr_bench.word_f1``), with the degree sign and the ordinal indicator taken as one
-letter in the truth and in both readings (``compared``): the layer writes the DOU's
-``N°`` with a degree sign, which the page shows as the ``º`` OCR reads, and a degree
-sign, no letter, would cut ``N°`` from its word.
+diagonal watermark left out) as the page shows them (``shown``). The layer's spaces
+are taken as gazette's text-layer reading takes them (``textlayer.word_spaces``): a
+justified table cell draws a space character over every gap between its letters
+(``1 1 . 5 9 7 . 2 9 0 / 0 0 0 1`` where the page prints ``11.597.290/0001``), and
+words in lower case run into one with a capital where the layer lost a space
+(``doGabinete``). The DOU's superscript ``o`` and ``a``, small, raised and often over
+a rule drawn as a hyphen (``No-``), are the ordinal indicators the page shows
+(``Nº``). Words are taken in the order the layer draws them (pdfplumber's text flow):
+grouped by position, two columns' lines at nearly the same height ran together into
+words no page prints. Word F1 is order-free (``ocr_bench.word_f1``), with the degree
+sign and the ordinal indicator taken as one letter in the truth and in both readings
+(``compared``): the layer writes the DOU's ``N°`` with a degree sign, which the page
+shows as the ``º`` OCR reads, and a degree sign, no letter, would cut ``N°`` from its
+word. The report also gives the means against the truth before 2026-12-06 (the
+layer's words grouped by position, only letter-spaced letters and ``doGabinete``
+mended: ``truth(…, "layer")``).
 
 Systems, on the same image-only PDF:
 
@@ -54,6 +62,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import pdfplumber
+from pdfplumber.utils import extract_words
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -63,6 +72,12 @@ import ocr_bench  # noqa: E402
 from pairing_data import scanned  # noqa: E402
 
 from pipeline.read import tesseract  # noqa: E402
+from pipeline.read.textlayer import (  # noqa: E402
+    Char,
+    dedupe_chars,
+    split_by_orientation,
+    word_spaces,
+)
 
 EDITION = Path("corpora/brazil-pdfs/DOUS1a.pdf")
 HALVES = {"tuning": 1, "reporting": 10}
@@ -89,19 +104,65 @@ def pages_of(half: str, total: int) -> list[int]:
     return list(range(HALVES[half], total + 1, STEP))
 
 
-def truth(edition: Path, numbers: list[int]) -> list[str]:
-    """Each page's words as its text layer prints them, the rotated watermark left out."""
+def truth(edition: Path, numbers: list[int], shape: str = "shown") -> list[str]:
+    """Each page's words as the page shows them (``shape`` ``shown``) or as the text
+    layer's words grouped by position (``layer``, the truth before 2026-12-06); the
+    rotated watermark left out either way."""
     texts = []
     with pdfplumber.open(edition) as pdf:
         for number in numbers:
-            page = pdf.pages[number - 1].filter(
-                lambda obj: obj.get("object_type") != "char" or abs(obj["matrix"][1]) < 0.01)
-            texts.append(mended(" ".join(word["text"] for word in page.extract_words())))
-    return texts
+            page = pdf.pages[number - 1]
+            if shape == "shown":
+                words = extract_words(shown(page.chars), use_text_flow=True)
+            else:
+                words = page.filter(lambda obj: obj.get("object_type") != "char"
+                                    or abs(obj["matrix"][1]) < 0.01).extract_words()
+            texts.append(" ".join(word["text"] for word in words))
+    return texts if shape == "shown" else [mended(text) for text in texts]
+
+
+def shown(chars: list[Char]) -> list[Char]:
+    """A page's upright characters with their spaces as the page shows them (see the
+    module docstring).
+
+    >>> def char(text, x0, top, size=8.0):
+    ...     return {"text": text, "x0": x0, "x1": x0 + size / 2, "top": top,
+    ...             "bottom": top + size, "size": size, "fontname": "Times",
+    ...             "doctop": top, "upright": True, "matrix": (size, 0, 0, size, 0, 0)}
+    >>> "".join(c["text"] for c in shown([char("N", 10, 10), char("o", 14, 9, 4.3),
+    ...     char("-", 14.2, 11, 4.3), char(" ", 16.4, 10), char("3", 18, 10)]))
+    'Nº 3'
+    """
+    body, _, _ = split_by_orientation(chars)
+    return ordinal_indicators(word_spaces(dedupe_chars(body)))
+
+
+def ordinal_indicators(chars: list[Char]) -> list[Char]:
+    """The superscript ``o`` and ``a`` (under seven tenths of the size of the letter
+    before, its foot raised by a fifth of that size) as ``º`` and ``ª``, and the rule
+    under one, a small hyphen, left out."""
+    kept: list[Char] = []
+    base: Char | None = None  # the last ink before, not a superscript
+    for char in chars:
+        small = base is not None and char["size"] < 0.7 * base["size"]
+        if small and char["text"] == "-" and kept and kept[-1]["text"] in _ORDINALS.values():
+            continue
+        if (small and base is not None and char["text"] in _ORDINALS
+                and char["bottom"] < base["bottom"] - 0.2 * base["size"]):
+            kept.append(dict(char, text=_ORDINALS[char["text"]]))
+            continue
+        if char["text"].strip():
+            base = char
+        kept.append(char)
+    return kept
+
+
+_ORDINALS = {"o": "\N{MASCULINE ORDINAL INDICATOR}", "a": "\N{FEMININE ORDINAL INDICATOR}"}
 
 
 def mended(text: str) -> str:
-    """A text layer's words with its spacing mended (see the module docstring).
+    """A text layer's words grouped by position with its spacing mended as the truth
+    before 2026-12-06 mended it.
 
     >>> mended("Serviço de Im- p r e s s ã o / S U G R A e o Ministério doGabinete")
     'Serviço de Im- pressão / SUGRA e o Ministério do Gabinete'
@@ -190,7 +251,7 @@ def main() -> None:
     edition = args.shared / EDITION
     with pdfplumber.open(edition) as pdf:
         numbers = pages_of(args.half, len(pdf.pages))
-    truths = truth(edition, numbers)
+    truths = {shape: truth(edition, numbers, shape) for shape in ("shown", "layer")}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         scan = folder / f"DOUS1a-{args.half}-scan.pdf"
@@ -206,16 +267,20 @@ def main() -> None:
            singles)
 
 
-def report(half: str, numbers: list[int], truths: list[str], ours: list[str],
+def word_f1s(truths: list[str], texts: list[str]) -> list[float]:
+    """Each page's word F1 (``ocr_bench.word_f1``) as :func:`compared` compares."""
+    return [ocr_bench.word_f1(compared(t), compared(o))
+            for t, o in zip(truths, texts, strict=True)]
+
+
+def report(half: str, numbers: list[int], truths: dict[str, list[str]], ours: list[str],
            methods: list[str], theirs: list[str],
            times: list[tuple[float, float, float, float]],
            singles: list[tuple[int, float, float]]) -> None:
-    """Print the pages' word F1, and the CPU of each run (``times``: gazette's wall and
-    CPU, the reference's wall and CPU) and of the one-page scans."""
-    ours_f1 = [ocr_bench.word_f1(compared(t), compared(o))
-               for t, o in zip(truths, ours, strict=True)]
-    theirs_f1 = [ocr_bench.word_f1(compared(t), compared(o))
-                 for t, o in zip(truths, theirs, strict=True)]
+    """Print the pages' word F1 against each truth (``truths``, by :func:`truth`'s
+    shape), and the CPU of each run (``times``: gazette's wall and CPU, the reference's
+    wall and CPU) and of the one-page scans."""
+    ours_f1, theirs_f1 = (word_f1s(truths["shown"], texts) for texts in (ours, theirs))
     print(f"### {half} half: {len(numbers)} pages\n")
     print("| page | read as | gazette word F1 | Tesseract word F1 |")
     print("|---:|---|---:|---:|")
@@ -225,7 +290,10 @@ def report(half: str, numbers: list[int], truths: list[str], ours: list[str],
     mean = sum(ours_f1) / len(ours_f1), sum(theirs_f1) / len(theirs_f1)
     print(f"| all | | **{mean[0]:.3f}** | {mean[1]:.3f} |")
     below = sum(a < b for a, b in zip(ours_f1, theirs_f1, strict=True))
-    print(f"\npages below plain Tesseract: {below} of {len(numbers)}\n")
+    print(f"\npages below plain Tesseract: {below} of {len(numbers)}")
+    old = [sum(word_f1s(truths["layer"], texts)) / len(numbers) for texts in (ours, theirs)]
+    print(f"against the layer's words grouped by position (the truth "
+          f"before 2026-12-06): gazette {old[0]:.3f}, Tesseract {old[1]:.3f}\n")
     print("| run | gazette wall | gazette CPU | reference wall | reference CPU | CPU ratio |")
     print("|---:|---:|---:|---:|---:|---:|")
     for round_, (ours_wall, ours_cpu, theirs_wall, theirs_cpu) in enumerate(times, start=1):
