@@ -69,8 +69,11 @@ _PROBE_MIN_WORDS = 5
 _MIN_RUNNING_WORDS = 8
 #: Without them, the share of common words by which one language must lead the next.
 _CLEAR_MARGIN = 0.2
-#: A smaller skew (degrees) is left alone.
-_MIN_SKEW = 0.3
+#: A smaller skew (degrees) is left alone: Tesseract follows lines that slope this
+#: little, and turning the page blurs small type (of 12 DOU photocopies askew by
+#: 0.25–0.75°, 8 read better unturned; from 1.25° the turn is needed: a page at 2.75°
+#: read word F1 0.95 turned, 0.33 not; see BENCHMARKS.md, "A scanned edition").
+_MIN_SKEW = 1.0
 #: The language of a page's reading is told from its first characters, this many.
 _LANGUAGE_SAMPLE = 2000
 
