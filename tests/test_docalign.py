@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import unicodedata
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -19,9 +20,10 @@ from pipeline.align import align_sentences, pair_articles
 from pipeline.align import documents as docalign
 from pipeline.align.documents import MIN_SCORE, Digest, Match, Sentences, link, rescore
 from pipeline.config import Settings
+from pipeline.embedding.build import MANIFEST
 from pipeline.embedding.encoder import encoder_for
 from pipeline.run import stages
-from pipeline.run.crossdoc import match_files
+from pipeline.run.crossdoc import kept_offsets, match_files, offsets_file
 
 
 def ntrex_documents(shared: Path, count: int) -> list[list[tuple[str, str]]]:
@@ -212,3 +214,32 @@ def test_a_digest_reads_back_from_its_json_with_or_without_a_vector():
     assert older.vector is not None and older.vector.tolist() == pytest.approx([0.6, 0.8])
     with pytest.raises(ValueError, match="no vector"):
         docalign.DocumentIndex([made], {})
+
+
+def test_language_offsets_are_kept_beside_the_model_once_per_machine(settings: Settings,
+                                                                     tmp_path: Path):
+    """The offsets depend only on the model: a machine computes each language's once
+    (`gazette model build` at set-up, or the first run that needs it) and every project
+    reads the same vectors back; a model of another build has them computed again."""
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / MANIFEST).write_text('{"build_version": 2}', encoding="utf-8")
+    settings = replace(settings, model_dir=model)
+    asked: list[str] = []
+
+    def embed(texts: list[str]) -> np.ndarray:
+        asked.extend(texts)
+        rng = np.random.default_rng(len(asked))
+        return rng.normal(size=(len(texts), 8)).astype(np.float32)
+
+    first = kept_offsets(["pt", "en"], settings, embed)
+    assert len(asked) == 128 and offsets_file(settings).is_file()
+    asked.clear()
+    again = kept_offsets(["en", "pt", "sv"], settings, embed)
+    assert len(asked) == 64  # Swedish only
+    for language in ("pt", "en"):
+        np.testing.assert_array_equal(again[language], first[language])
+    asked.clear()
+    (model / MANIFEST).write_text('{"build_version": 3}', encoding="utf-8")
+    kept_offsets(["pt"], settings, embed)
+    assert len(asked) == 64

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import shutil
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass
@@ -42,21 +43,25 @@ from pipeline.align.documents import (
 )
 from pipeline.config import Settings
 from pipeline.editions.identity import Identity, identity_evidence, identity_from_json, identity_of
+from pipeline.embedding.build import MANIFEST
 from pipeline.embedding.encoder import encoder_for
 from pipeline.errors import InputError
 from pipeline.export import render
 from pipeline.export.units import ExportUnit, units_of
 from pipeline.project import decisions
 from pipeline.project.catalog import Catalog
-from pipeline.project.store import DocumentOutput, jsonl, read_manifest
+from pipeline.project.store import DocumentOutput, jsonl, read_manifest, write_atomic
 from pipeline.records import Article, Section, SentencePair
 from pipeline.run.plan import PAIRING, current_documents, pairings
 from pipeline.run.stages import align_params, read_structure, write_review_outcome
 from pipeline.split.languages import MINOR_SHARE, language_shares
 from pipeline.split.structure import ACT, decree_number, sentence_texts
 
-__all__ = ["CrossPairs", "Pairing", "document_language", "match_files",
-           "pair_across_documents", "pair_documents", "published_pairs", "run_digest"]
+__all__ = ["CrossPairs", "Pairing", "document_language", "kept_offsets", "match_files",
+           "offsets_file", "pair_across_documents", "pair_documents", "published_pairs",
+           "run_digest"]
+
+log = logging.getLogger(__name__)
 
 DIGEST = "digest.json"
 
@@ -166,6 +171,50 @@ def _sample_embedder(settings: Settings) -> Callable[[list[str]], np.ndarray]:
     return partial(encoder_for(settings).encode, max_tokens=DIGEST_TOKENS)
 
 
+def kept_offsets(languages: Collection[str], settings: Settings,
+                 embed: Callable[[list[str]], np.ndarray] | None = None
+                 ) -> dict[str, np.ndarray]:
+    """Each language's offset (:func:`pipeline.align.documents.language_offsets`, its
+    strings embedded by ``embed``, default as digests' samples are), kept per machine.
+
+    They depend only on the model, so they are kept beside it
+    (:func:`offsets_file`, for this build of the model) and computed only for the
+    languages the file lacks: ``gazette model build`` computes every language's at
+    set-up, and a new project does not embed them again (0.85 s of a first run on 2
+    cores). A file that cannot be written is left out; the offsets are still given.
+    """
+    path = offsets_file(settings)
+    model = _model_key(settings)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = {}
+    kept = ({language: np.array(vector, np.float32)
+             for language, vector in data.get("offsets", {}).items()}
+            if data.get("model") == model else {})
+    missing = sorted(set(languages) - kept.keys())
+    if missing:
+        kept |= language_offsets(missing, embed or _sample_embedder(settings))
+        try:
+            write_atomic(path, json.dumps({"model": model, "offsets": {
+                language: vector.tolist() for language, vector in sorted(kept.items())}}))
+        except OSError as exc:
+            log.debug("language offsets not kept in %s: %s", path, exc)
+    return {language: kept[language] for language in languages}
+
+
+def offsets_file(settings: Settings) -> Path:
+    """Where a machine keeps the language offsets: beside its model folder."""
+    return settings.model_dir.parent / f"{settings.model_dir.name}.language-offsets.json"
+
+
+def _model_key(settings: Settings) -> str:
+    """What the offsets were computed with: the model's build (its manifest) and how
+    digests' samples are cut."""
+    manifest = (settings.model_dir / MANIFEST).read_bytes()
+    return f"{hashlib.sha1(manifest).hexdigest()}/{DIGEST_TOKENS}"
+
+
 def _translations(english: list[Digest], others: list[Digest],
                   sentences: Callable[[str], Sequence[str]], settings: Settings
                   ) -> tuple[list[Match], list[Match]]:
@@ -181,8 +230,8 @@ def _translations(english: list[Digest], others: list[Digest],
     embed_sample = _sample_embedder(settings)
     english = with_vectors(english, embed_sample)
     others = with_vectors(others, embed_sample)
-    offsets = language_offsets({d.language for d in others} | {settings.pivot_language},
-                               embed_sample)
+    offsets = kept_offsets({d.language for d in others} | {settings.pivot_language},
+                           settings)
     return find_translations(english, DocumentIndex(others, offsets, weights), sentences,
                              encoder_for(settings).encode, embed_sample)
 
