@@ -211,7 +211,10 @@ def offsets_file(settings: Settings) -> Path:
 def _model_key(settings: Settings) -> str:
     """What the offsets were computed with: the model's build (its manifest) and how
     digests' samples are cut."""
-    manifest = (settings.model_dir / MANIFEST).read_bytes()
+    try:
+        manifest = (settings.model_dir / MANIFEST).read_bytes()
+    except OSError:  # no model: embedding says so, with the command that builds one
+        return ""
     return f"{hashlib.sha1(manifest).hexdigest()}/{DIGEST_TOKENS}"
 
 
