@@ -17,9 +17,10 @@ across them). In one script, on the same file:
   order* (the order the publisher's software drew the text: for this edition, checked
   by eye on pages 2, 10, 50 and 100, it is the reading order — column by column, tables
   row by row, with the running heads and margin notes first), split into lines where
-  the stream jumps, its words spaced as the reader spaces them (``word_spaces``: the
-  order is measured here, not the spacing). Agreement = shared bigrams / bigrams of the
-  reference. Pages below 95 % are listed;
+  the stream jumps, its words spaced and its ordinals spelled as the reader spaces and
+  spells them (``word_spaces``, ``ordinal_indicators``: the order is measured here, not
+  the spelling). Agreement = shared bigrams / bigrams of the reference. Pages below
+  95 % are listed;
 * **… and against ``pdftotext``** (poppler's own reading order, a reader we do not
   tune): both texts with line-end hyphens rejoined (``pdftotext`` rejoins them) and
   the watermark's letters, which ``pdftotext`` prints one or two to a line, left out;
@@ -53,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline.read.textlayer import (  # noqa: E402
     dedupe_chars,
+    ordinal_indicators,
     split_by_orientation,
     word_spaces,
 )
@@ -110,7 +112,8 @@ def stream_order(path: Path) -> list[str]:
     pages = []
     with pdfplumber.open(path) as pdf:
         for page in pdf.pages:
-            chars = word_spaces(dedupe_chars(split_by_orientation(page.chars)[0]))
+            chars = ordinal_indicators(
+                word_spaces(dedupe_chars(split_by_orientation(page.chars)[0])))
             lines, line = [], []
             for char in chars:
                 if line and (abs(char["top"] - line[-1]["top"]) > 2

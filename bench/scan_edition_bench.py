@@ -75,6 +75,7 @@ from pipeline.read import tesseract  # noqa: E402
 from pipeline.read.textlayer import (  # noqa: E402
     Char,
     dedupe_chars,
+    ordinal_indicators,
     split_by_orientation,
     word_spaces,
 )
@@ -135,29 +136,6 @@ def shown(chars: list[Char]) -> list[Char]:
     """
     body, _, _ = split_by_orientation(chars)
     return ordinal_indicators(word_spaces(dedupe_chars(body)))
-
-
-def ordinal_indicators(chars: list[Char]) -> list[Char]:
-    """The superscript ``o`` and ``a`` (under seven tenths of the size of the letter
-    before, its foot raised by a fifth of that size) as ``º`` and ``ª``, and the rule
-    under one, a small hyphen, left out."""
-    kept: list[Char] = []
-    base: Char | None = None  # the last ink before, not a superscript
-    for char in chars:
-        small = base is not None and char["size"] < 0.7 * base["size"]
-        if small and char["text"] == "-" and kept and kept[-1]["text"] in _ORDINALS.values():
-            continue
-        if (small and base is not None and char["text"] in _ORDINALS
-                and char["bottom"] < base["bottom"] - 0.2 * base["size"]):
-            kept.append(dict(char, text=_ORDINALS[char["text"]]))
-            continue
-        if char["text"].strip():
-            base = char
-        kept.append(char)
-    return kept
-
-
-_ORDINALS = {"o": "\N{MASCULINE ORDINAL INDICATOR}", "a": "\N{FEMININE ORDINAL INDICATOR}"}
 
 
 def mended(text: str) -> str:

@@ -41,7 +41,7 @@ def test_an_edition_is_cut_into_acts_whose_pages_hold_exactly_the_act(shared: Pa
         assert document.source.doc_id == act.doc_id
         assert document.source.sha256 == source.sha256  # the act is the edition's content
     portaria = next(a for a in cut.acts if a.doc_id.endswith("--portaria-360"))
-    assert portaria.act.text.startswith("ADVOCACIA-GERAL DA UNIÃO\nPORTARIA No- 360, DE 30")
+    assert portaria.act.text.startswith("ADVOCACIA-GERAL DA UNIÃO\nPORTARIA Nº 360, DE 30")
 
 
 def test_documents_without_a_masthead_or_with_few_acts_stay_whole(shared: Path):

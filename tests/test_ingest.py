@@ -152,7 +152,7 @@ def test_a_three_column_gazette_page_is_read_column_by_column(shared: Path):
     text = reading.text
     sentence = "O ADVOGADO-GERAL DA UNIÃO, no uso das atri-\nbuições que lhe conferem"
     assert sentence in text and sentence not in interleaved
-    assert text.index("PORTARIA No- 360") < text.index("CAPÍTULO IV")
+    assert text.index("PORTARIA Nº 360") < text.index("CAPÍTULO IV")
     # the diagonal watermark is left out, not scattered through the lines
     assert reading.diagonal > 0 and "\nC\nO\nM" not in text
 
@@ -271,8 +271,18 @@ def test_a_word_after_a_superscript_is_a_word_of_its_own(shared: Path):
     gap to the next word is what tells them apart (``3oda`` before)."""
     with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
         text = text_in_reading_order(pdf.pages[4]).text
-    assert "confere o art. 3o da Lei no 8.427" in text
-    assert "Lei no 10.883" in text and "no10.883" not in text
+    assert "confere o art. 3º da Lei nº 8.427" in text
+    assert "Lei nº 10.883" in text and "nº10.883" not in text
+
+
+def test_superscript_ordinals_read_as_the_page_shows_them(shared: Path):
+    """The DOU's layer spells the ``Nº`` its pages show as ``N``, a small raised ``o``
+    and a small hyphen for the rule under it (``No-``), and ``1º`` as ``1o``."""
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        second, reformulations = (text_in_reading_order(pdf.pages[n]).text for n in (1, 128))
+    assert "PORTARIA Nº 360, DE 30" in second and "Art. 4º Fica" in second
+    assert "No-" not in second and "4o " not in second
+    assert "Aprovar as 1ªs Reformulaç" in reformulations
 
 
 @pytest.mark.slow

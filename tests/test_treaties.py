@@ -87,9 +87,9 @@ def test_a_treaty_decree_among_the_acts_of_a_real_edition_is_one_act_and_a_treat
     # the act holds the whole decree and its annexed protocol, and nothing of the
     # edition's other acts; the acts around it are still there
     assert act.text.endswith(decree.rstrip().splitlines()[-1].strip())
-    assert "RESOLUÇÃO No- 3.662" not in act.text
+    assert "RESOLUÇÃO Nº 3.662" not in act.text
     assert [a.heading for a in acts].count(act.heading) == 1
-    assert acts[acts.index(act) + 1].heading.startswith("RESOLUÇÃO No- 3.662")
+    assert acts[acts.index(act) + 1].heading.startswith("RESOLUÇÃO Nº 3.662")
 
 
 @pytest.mark.slow
