@@ -23,6 +23,7 @@ import shutil
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -209,13 +210,14 @@ def offsets_file(settings: Settings) -> Path:
 
 
 def _model_key(settings: Settings) -> str:
-    """What the offsets were computed with: the model's build (its manifest) and how
-    digests' samples are cut."""
+    """What the offsets were computed from: the model's build (its manifest), how
+    digests' samples are cut, and the word lists (wordfreq's version)."""
     try:
         manifest = (settings.model_dir / MANIFEST).read_bytes()
     except OSError:  # no model: embedding says so, with the command that builds one
         return ""
-    return f"{hashlib.sha1(manifest).hexdigest()}/{DIGEST_TOKENS}"
+    words = metadata.version("wordfreq")
+    return f"{hashlib.sha1(manifest).hexdigest()}/{DIGEST_TOKENS}/wordfreq-{words}"
 
 
 def _translations(english: list[Digest], others: list[Digest],
