@@ -124,11 +124,11 @@ _DOU_PIECE = (
     r"|N\S{0,2} \d+, (?:(?:segunda|terça|quarta|quinta|sexta)-feira|sábado|domingo), "
     r"\d{1,2} de \w+ de \d{4}"
     r"|Este documento pode ser verificado no ender\S* eletr\S* http:/?/www ?\.in\.g[^\n,]*"
-    r"(?: ?, Documento assinado digitalmente conforme MP n[oº]- 2\.200-2 de 24/08/2001, "
+    r"(?: ?, Documento assinado digitalmente conforme MP n[oº]-? 2\.200-2 de 24/08/2001, "
     r"que institui a)?"
     r"|pelo c\S{0,2}digo \d{17}"
     r"|\S*gov\.br/autenticidade\.html ?, Documento assinad\S*"
-    r"|(?:do )?digitalmente conforme MP n[oº]- 2\.200-2 de 24/08/2001, que institui a"
+    r"|(?:do )?digitalmente conforme MP n[oº]-? 2\.200-2 de 24/08/2001, que institui a"
     r"|Infraestrutura de Chaves P\S{1,2}blicas Brasileira - ICP-Brasil\.)"
 )
 # Lines made of such pieces and page numbers; page numbers alone on a line go only
