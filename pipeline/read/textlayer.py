@@ -349,17 +349,19 @@ def word_spaces(chars: Sequence[Char]) -> list[Char]:
 
 def ordinal_indicators(chars: Sequence[Char]) -> list[Char]:
     """``chars`` with each superscript ``o`` and ``a`` (:data:`SUPERSCRIPT_SIZE`,
-    :data:`SUPERSCRIPT_RISE`) as the ordinal indicator ``º`` or ``ª``, and the small
-    hyphen drawn under one for its rule left out: the DOU's layer spells the ``Nº``
-    the page shows ``No-``, and ``1º`` ``1o``.
+    :data:`SUPERSCRIPT_RISE`) after a figure, an ``N`` or a full stop as the ordinal
+    indicator ``º`` or ``ª``, and the small hyphen drawn under one for its rule left
+    out: the DOU's layer spells the ``Nº`` the page shows ``No-``, and ``1º`` ``1o``.
+    After a word a superscript letter is a footnote's mark, and stays.
 
     >>> def char(text, x0, top, size=8.0):
     ...     return {"text": text, "x0": x0, "x1": x0 + size / 2, "top": top,
     ...             "bottom": top + size, "size": size}
     >>> "".join(c["text"] for c in ordinal_indicators([char("N", 10, 10),
     ...     char("o", 14, 9, 4.3), char("-", 14.2, 11, 4.3), char(" ", 16.4, 10),
-    ...     char("1", 18, 10), char("o", 22, 9, 4.3), char("o", 25, 10)]))
-    'Nº 1ºo'
+    ...     char("1", 18, 10), char("o", 22, 9, 4.3), char("o", 25, 10),
+    ...     char("d", 30, 10), char("a", 34, 9, 4.3)]))
+    'Nº 1ºoda'
     """
     kept: list[Char] = []
     base: Char | None = None  # the last ink before that is no superscript
@@ -368,6 +370,7 @@ def ordinal_indicators(chars: Sequence[Char]) -> list[Char]:
         if small and char["text"] == "-" and kept and kept[-1]["text"] in _ORDINALS.values():
             continue
         if (small and base is not None and char["text"] in _ORDINALS
+                and (base["text"] in "Nn." or base["text"].isdigit())
                 and char["bottom"] < base["bottom"] - SUPERSCRIPT_RISE * base["size"]):
             kept.append(dict(char, text=_ORDINALS[char["text"]]))
             continue
