@@ -131,9 +131,10 @@ _DOU_PIECE = (
     r"|(?:do )?digitalmente conforme MP n[oº]-? 2\.200-2 de 24/08/2001, que institui a"
     r"|Infraestrutura de Chaves P\S{1,2}blicas Brasileira - ICP-Brasil\.)"
 )
-# Lines made of such pieces and page numbers; page numbers alone on a line go only
-# among them (elsewhere a number alone on its line may be a table's).
-_DOU_LINE = rf"{_DOU_PIECE}(?: (?:{_DOU_PIECE}|\d{{1,3}}))*(?:\n|\Z)"
+# Lines made of such pieces and page numbers (``1 ISSN 1677-7042 33``: the section's
+# number before the head); page numbers alone on a line go only among them (elsewhere
+# a number alone on its line may be a table's).
+_DOU_LINE = rf"(?:\d{{1,3}} )?{_DOU_PIECE}(?: (?:{_DOU_PIECE}|\d{{1,3}}))*(?:\n|\Z)"
 _DOU_HEADS = re.compile(rf"^(?:\d{{1,3}}\n)*(?:{_DOU_LINE}(?:\d{{1,3}}\n)*)+", re.MULTILINE)
 
 
@@ -153,6 +154,8 @@ def remove_running_heads(text: str) -> str:
     ...     "pelo cédigo 00012014100100003 Infraestrutura de Chaves Publicas Brasileira - "
     ...     "ICP-Brasil.\\nO texto")
     'O texto'
+    >>> remove_running_heads("Chefe\\n\\n1 ISSN 1677-7042 33\\nSUPERINTENDÊNCIA REGIONAL")
+    'Chefe\\n\\nSUPERINTENDÊNCIA REGIONAL'
 
     DOU lines go only when they stand alone on their line, as a page's heads do, and
     page numbers only among them.
