@@ -18,9 +18,8 @@ across them). In one script, on the same file:
   by eye on pages 2, 10, 50 and 100, it is the reading order — column by column, tables
   row by row, with the running heads and margin notes first), split into lines where
   the stream jumps, its words spaced and its ordinals spelled as the reader spaces and
-  spells them (``word_spaces``, ``ordinal_indicators``: the order is measured here, not
-  the spelling). Agreement = shared bigrams / bigrams of the reference. Pages below
-  95 % are listed;
+  spells them (``textlayer.as_shown``: the order is measured here, not the spelling).
+  Agreement = shared bigrams / bigrams of the reference. Pages below 95 % are listed;
 * **… and against ``pdftotext``** (poppler's own reading order, a reader we do not
   tune): both texts with line-end hyphens rejoined (``pdftotext`` rejoins them) and
   the watermark's letters, which ``pdftotext`` prints one or two to a line, left out;
@@ -52,12 +51,7 @@ from pdfplumber.utils import extract_text
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline.read.textlayer import (  # noqa: E402
-    dedupe_chars,
-    ordinal_indicators,
-    split_by_orientation,
-    word_spaces,
-)
+from pipeline.read.textlayer import as_shown, split_by_orientation  # noqa: E402
 from pipeline.text.lexicon import is_known  # noqa: E402
 
 HYPHEN_BREAK = re.compile(r"([^\W\d_]+)-\n([^\W\d_]+)")
@@ -112,8 +106,7 @@ def stream_order(path: Path) -> list[str]:
     pages = []
     with pdfplumber.open(path) as pdf:
         for page in pdf.pages:
-            chars = ordinal_indicators(
-                word_spaces(dedupe_chars(split_by_orientation(page.chars)[0])))
+            chars = as_shown(split_by_orientation(page.chars)[0])
             lines, line = [], []
             for char in chars:
                 if line and (abs(char["top"] - line[-1]["top"]) > 2

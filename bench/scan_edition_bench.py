@@ -9,12 +9,12 @@ rotation under one degree, JPEG) into an image-only PDF, one per half:
 * **reporting** pages: 10, 28, 46, … (every 18th from the tenth).
 
 The truth is each page's text layer: the words of its upright characters (the
-diagonal watermark left out) as the page shows them (``shown``). The layer's spaces
-are taken as gazette's text-layer reading takes them (``textlayer.word_spaces``): a
-justified table cell draws a space character over every gap between its letters
-(``1 1 . 5 9 7 . 2 9 0 / 0 0 0 1`` where the page prints ``11.597.290/0001``), and
+diagonal watermark left out) as the page shows them, as gazette's text-layer reading
+takes them before its layout (``textlayer.as_shown``). That mends three faults of the
+layer: a justified table cell draws a space character over every gap between its
+letters (``1 1 . 5 9 7 . 2 9 0 / 0 0 0 1`` where the page prints ``11.597.290/0001``);
 words in lower case run into one with a capital where the layer lost a space
-(``doGabinete``). The DOU's superscript ``o`` and ``a``, small, raised and often over
+(``doGabinete``); and the DOU's superscript ``o`` and ``a``, small, raised and often over
 a rule drawn as a hyphen (``No-``), are the ordinal indicators the page shows
 (``Nº``). Words are taken in the order the layer draws them (pdfplumber's text flow):
 grouped by position, two columns' lines at nearly the same height ran together into
@@ -72,13 +72,7 @@ import ocr_bench  # noqa: E402
 from pairing_data import scanned  # noqa: E402
 
 from pipeline.read import tesseract  # noqa: E402
-from pipeline.read.textlayer import (  # noqa: E402
-    Char,
-    dedupe_chars,
-    ordinal_indicators,
-    split_by_orientation,
-    word_spaces,
-)
+from pipeline.read.textlayer import as_shown, split_by_orientation  # noqa: E402
 
 EDITION = Path("corpora/brazil-pdfs/DOUS1a.pdf")
 HALVES = {"tuning": 1, "reporting": 10}
@@ -114,28 +108,13 @@ def truth(edition: Path, numbers: list[int], shape: str = "shown") -> list[str]:
         for number in numbers:
             page = pdf.pages[number - 1]
             if shape == "shown":
-                words = extract_words(shown(page.chars), use_text_flow=True)
+                words = extract_words(as_shown(split_by_orientation(page.chars)[0]),
+                                      use_text_flow=True)
             else:
                 words = page.filter(lambda obj: obj.get("object_type") != "char"
                                     or abs(obj["matrix"][1]) < 0.01).extract_words()
             texts.append(" ".join(word["text"] for word in words))
     return texts if shape == "shown" else [mended(text) for text in texts]
-
-
-def shown(chars: list[Char]) -> list[Char]:
-    """A page's upright characters with their spaces as the page shows them (see the
-    module docstring).
-
-    >>> def char(text, x0, top, size=8.0):
-    ...     return {"text": text, "x0": x0, "x1": x0 + size / 2, "top": top,
-    ...             "bottom": top + size, "size": size, "fontname": "Times",
-    ...             "doctop": top, "upright": True, "matrix": (size, 0, 0, size, 0, 0)}
-    >>> "".join(c["text"] for c in shown([char("N", 10, 10), char("o", 14, 9, 4.3),
-    ...     char("-", 14.2, 11, 4.3), char(" ", 16.4, 10), char("3", 18, 10)]))
-    'Nº 3'
-    """
-    body, _, _ = split_by_orientation(chars)
-    return ordinal_indicators(word_spaces(dedupe_chars(body)))
 
 
 def mended(text: str) -> str:

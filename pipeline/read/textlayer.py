@@ -41,8 +41,9 @@ import numpy as np
 from pdfplumber.utils import extract_text
 from pdfplumber.utils.text import DEFAULT_Y_TOLERANCE
 
-__all__ = ["PageText", "Region", "dedupe_chars", "ordinal_indicators", "read_text_layer",
-           "reading_order", "ruled_cells", "split_by_orientation", "word_spaces", "wrapped"]
+__all__ = ["PageText", "Region", "as_shown", "dedupe_chars", "ordinal_indicators",
+           "read_text_layer", "reading_order", "ruled_cells", "split_by_orientation",
+           "word_spaces", "wrapped"]
 
 #: Side of a cell of the occupancy grid, in points.
 CELL = 2.0
@@ -138,7 +139,7 @@ def read_text_layer(chars: Sequence[Char], width: float, height: float,
     (['left00', 'left01'], 'right00', 2)
     """
     body, turned, diagonal = split_by_orientation(chars)
-    body = ordinal_indicators(word_spaces(dedupe_chars(body)))
+    body = as_shown(body)
     regions = reading_order(body, width, height, rules, borders)
     parts = [_region_text(members, rules, borders) for _, members in regions]
     if turned:
@@ -249,6 +250,13 @@ def _spanning(vertical: np.ndarray, top: float, bottom: float, left: float, righ
     ``bottom`` (within a point) strictly between ``left`` and ``right``."""
     return ((vertical[:, 1] <= top + 1) & (vertical[:, 2] >= bottom - 1)
             & (vertical[:, 0] > left) & (vertical[:, 0] < right))
+
+
+def as_shown(body: Sequence[Char]) -> list[Char]:
+    """A page body's characters as the page shows them, before the layout: drawn once
+    (:func:`dedupe_chars`), with its word spaces (:func:`word_spaces`) and ordinals
+    (:func:`ordinal_indicators`); steps 2 and 3 above."""
+    return ordinal_indicators(word_spaces(dedupe_chars(body)))
 
 
 def split_by_orientation(chars: Sequence[Char]) -> tuple[list[Char], list[Char], int]:
