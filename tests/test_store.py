@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from pipeline.config import Settings
-from pipeline.project.store import DocumentOutput, is_up_to_date, read_manifest, write_atomic
+from pipeline.project import store
+from pipeline.project.store import (
+    DocumentOutput,
+    is_up_to_date,
+    publish_folder,
+    read_manifest,
+    write_atomic,
+)
 from pipeline.records import Source
 
 
@@ -35,6 +44,34 @@ def test_publish_swaps_in_whole_folders(settings: Settings):
     again.discard()  # a failed re-run
     assert (settings.cleaned / "doc" / "text.txt").read_text() == "v1"
     assert sorted(p.name for p in settings.cleaned.iterdir()) == ["doc"]
+
+
+def test_every_published_file_is_on_disk_before_its_folder_appears(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch):
+    """Staged files are written plainly and synced together: each one, the manifest
+    included, before the swap that publishes it."""
+    synced: set[str] = set()
+    published: list[set[str]] = []
+    real_fsync, real_swap = os.fsync, store._swap_in
+
+    def fsync(fd: int) -> None:
+        synced.add(Path(f"/proc/self/fd/{fd}").readlink().name)
+        real_fsync(fd)
+
+    def swap_in(staging, final) -> None:
+        published.append({p.name for p in staging.iterdir()} - synced)
+        real_swap(staging, final)
+
+    monkeypatch.setattr(store.os, "fsync", fsync)
+    monkeypatch.setattr(store, "_swap_in", swap_in)
+    out = DocumentOutput(settings, "doc")
+    out.start()
+    out.write("cleaned", "text.txt", "v1")
+    out.write("aligned", "en-pt.tsv", "v1")
+    out.publish({"sha256": "1"})
+    publish_folder(settings.aligned / "_corpus", {"corpus.tmx": "<tmx/>"})
+    assert published == [set(), set(), set()]  # aligned, cleaned, the corpus: all synced
+    assert synced == {"text.txt", "en-pt.tsv", "manifest.json", "corpus.tmx"}
 
 
 def test_up_to_date_needs_same_hash_code_and_settings(settings: Settings):

@@ -7,6 +7,12 @@ failing stage never leaves a half-written document: the previous complete output
 (if any) stays. ``cleaned/<doc>/manifest.json`` is written last and records the
 content hash, build key and review digest that :func:`is_up_to_date` compares: the
 one place that says whether a document needs work.
+
+A staging folder's files are written plainly, as nothing reads them there, and put on
+disk together (:func:`sync_files`) just before the folder is swapped in: after a power
+cut a published folder holds its files' whole text. Synced one by one as each was
+written, every file cost a journal commit of its own; an edition's 266 acts on two
+workers waited 1–3 s on the disk for them.
 """
 
 from __future__ import annotations
@@ -39,7 +45,9 @@ __all__ = [
     "project_lock",
     "publish_folder",
     "read_manifest",
+    "sync_files",
     "write_atomic",
+    "write_staged",
 ]
 
 MANIFEST = "manifest.json"
@@ -64,6 +72,26 @@ def write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_staged(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` in a staging folder, plainly (see the module's
+    docstring); :func:`sync_files` puts it on disk before the folder is published."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+
+
+def sync_files(paths: Iterable[Path]) -> None:
+    """Put the files at ``paths`` on disk, written one after the other beforehand: the
+    first sync commits what the file system holds for all of them, so the others
+    mostly find theirs done."""
+    for path in paths:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def jsonl(records: Iterable[dict[str, Any]]) -> str:
@@ -98,17 +126,20 @@ class DocumentOutput:
         self._final = {"cleaned": settings.cleaned / doc_id, "aligned": settings.aligned / doc_id}
         self._staging = {name: path.parent / f".staging-{doc_id}"
                          for name, path in self._final.items()}
+        self._written: list[Path] = []
 
     def start(self) -> None:
         """Empty the staging folders (left-overs of an interrupted run are dropped)."""
         for path in self._staging.values():
             shutil.rmtree(path, ignore_errors=True)
             path.mkdir(parents=True)
+        self._written = []
 
     def write(self, folder: str, name: str, text: str) -> Path:
         """Write one output file into the staging folder ``cleaned`` or ``aligned``."""
         path = self._staging[folder] / name
-        write_atomic(path, text)
+        write_staged(path, text)
+        self._written.append(path)
         return path
 
     def publish(self, manifest: dict[str, Any], aligned: bool = True) -> None:
@@ -120,6 +151,7 @@ class DocumentOutput:
         ``aligned`` folder is removed rather than published.
         """
         self.write("cleaned", MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
+        sync_files(self._written)
         check_project_lock()
         for name in ("aligned", "cleaned"):
             if aligned or name == "cleaned":
@@ -150,7 +182,8 @@ def publish_folder(final: Path, files: dict[str, str]) -> None:
     staging.mkdir(parents=True)
     try:
         for name, text in files.items():
-            write_atomic(staging / name, text)
+            write_staged(staging / name, text)
+        sync_files(staging / name for name in files)
         check_project_lock()
         _swap_in(staging, final)
     finally:
