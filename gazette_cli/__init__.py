@@ -4,13 +4,11 @@ Prefect flows (``flows``). Nothing in the library imports it.
 :func:`gazette_cli.main.main` is the command. A process that loaded torch,
 transformers and Prefect spent 2.5 s tearing its interpreter down after a run; the
 command ends with its exit code once every exit handler has run (Prefect's temporary
-server stopped, logs flushed, worker processes joined), without that teardown.
+server stopped, logs flushed, worker processes joined), without that teardown, as
+its page workers do (:func:`pipeline.workers.end_now`).
 """
 
 import atexit
-import logging
-import os
-import sys
 
 #: The command's exit code, once it has one (see :func:`end_without_teardown`).
 EXIT_CODE: list[int] = []
@@ -20,12 +18,10 @@ def end_without_teardown() -> None:
     """The last exit handler (registered before any other, so run after them all): end
     the process with the command's exit code, if it has one, without the interpreter's
     teardown."""
-    if not EXIT_CODE:
-        return
-    logging.shutdown()
-    for stream in (sys.stdout, sys.stderr):
-        stream.flush()
-    os._exit(EXIT_CODE[0])
+    if EXIT_CODE:
+        from pipeline.workers import end_now  # imported here: registered first
+
+        end_now(EXIT_CODE[0])
 
 
 atexit.register(end_without_teardown)

@@ -15,14 +15,17 @@ nothing more.
 
 from __future__ import annotations
 
+import atexit
+import logging
 import multiprocessing
 import os
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-__all__ = ["Here", "in_worker", "orphaned", "pool", "running", "shutdown"]
+__all__ = ["Here", "end_now", "in_worker", "orphaned", "pool", "running", "shutdown"]
 
 T = TypeVar("T")
 
@@ -35,6 +38,21 @@ _PARENT: int | None = None
 def _started() -> None:
     global _PARENT
     _PARENT = os.getppid()
+    # A worker ends when its pool shuts it down, the run waiting for it: without the
+    # interpreter's teardown, which took 0.6 s at a run's end. This handler runs after
+    # those of the modules its work imported, and ends the process before the others.
+    atexit.register(end_now, 0)
+
+
+def end_now(code: int) -> None:
+    """End this process with exit code ``code`` now, its logs and output flushed,
+    without the interpreter's teardown: freeing every object one by one took 2.5 s
+    in a process that loaded torch and Prefect, 0.6 s in one that read pages. Called
+    as its last exit handler, once the others have run."""
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os._exit(code)
 
 
 def in_worker() -> bool:
