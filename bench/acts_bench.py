@@ -19,15 +19,19 @@ right kind; over the whole edition: acts found, the share with issuing bodies an
 a page range, the acts taken for treaties (``pipeline.editions.treaties``; the edition
 promulgates none), and the finder's time against reading the edition. With ``--run``,
 also ``gazette run`` in a fresh project (its own temporary Prefect server, every act a
-task), twice: on the edition alone, and on the edition with an English text beside it
-(the Brazil–Sweden protocol's, from ``raw/samples``: the acts' digests are then
-embedded, to look for its translation among them). Each run's wall time is printed
-against this script's reading of the edition (``ingest`` alone, above) and against
-the reading inside the run (flow start to the last page read, from its log), with the
-acts' time (the edition cut to the last act done) and the acts published. With
-``--run-pages N``, the same two runs on the edition's first N pages, against this
-script's reading of those pages (a smaller edition, where a run's fixed costs weigh
-more).
+task), three times: on the edition alone; on the edition with an English text beside it
+that nothing in the edition translates (the Brazil–Sweden protocol's, from
+``raw/samples``: the acts' digests are then embedded, to look for its translation among
+them); and on the edition with a decree planted after its third page and the decree's
+English text beside it (``pairing_data``: the largest Portuguese decision of the
+pairing benchmark's reporting half, 137 sentences, a treaty's size), which the run
+pairs and aligns. Each run's wall time is printed against this script's reading of the
+edition (``ingest`` alone, above; not for the planted edition, which it does not read)
+and against the reading inside the run (flow start to the last page read, from its
+log), with the acts' time (the edition cut to the last act done) and the acts
+published. With ``--run-pages N``, the same three runs on the edition's first N pages
+(and the planted decree's), against this script's reading of those pages (a smaller
+edition, where a run's fixed costs weigh more).
 
 Usage::
 
@@ -38,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import shutil
 import subprocess
 import sys
@@ -45,6 +50,8 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
+
+import pikepdf
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -155,7 +162,7 @@ def main() -> None:
           f"{cut:.2f} s ({cut / read:.1%} of reading)")
 
     if args.run:
-        run_both(pdf, read)
+        run_all(pdf, read, args.shared)
     if args.run_pages:
         with tempfile.TemporaryDirectory() as tmp:
             part = first_pages(pdf, args.run_pages, Path(tmp))
@@ -164,22 +171,48 @@ def main() -> None:
             workers.shutdown()
             part_read = time.perf_counter() - started
             print(f"  the edition's first {args.run_pages} pages: reading {part_read:.1f} s")
-            run_both(part, part_read)
+            run_all(part, part_read, args.shared, args.run_pages)
 
 
-def run_both(pdf: Path, read: float) -> None:
-    """:func:`run_edition` on ``pdf`` alone, then with an English text beside it."""
+def run_all(pdf: Path, read: float, shared: Path, pages: int | None = None) -> None:
+    """:func:`run_edition` on ``pdf`` alone, with an English text nothing in it
+    translates, and (the edition's first ``pages`` pages, default all) with a decree
+    planted and its English text."""
     protocol = (ROOT / "raw/samples/002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
     english = protocol[protocol.index("PROTOCOL AMENDING"):protocol.index("PROTOKOLL")]
     for name, extra in (("the edition alone", {}),
                         ("the edition and an English text", {"protocol_en.txt": english})):
         run_edition(pdf, name, extra, read)
+    with tempfile.TemporaryDirectory() as tmp:
+        planted, english = planted_edition(shared, Path(tmp), pages)
+        run_edition(planted, "the edition with a decree planted and its English text",
+                    {"decision_en.txt": english}, float("nan"))
+
+
+def planted_edition(shared: Path, folder: Path, pages: int | None) -> tuple[Path, str]:
+    """The edition with a decree planted after its third page (its first ``pages``
+    pages and the decree's, if given), in ``folder``, and the decree's English text: the
+    largest Portuguese decision of the pairing benchmark's reporting half."""
+    import pairing_data
+
+    members = [(decision, role) for decision, role
+               in pairing_data.plan(pairing_data.decisions(shared))["reporting"]
+               if role == "pt"]
+    decision = max(members, key=lambda member: len(member[0].texts("pt")))[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pikepdf: the edition's pages have no form
+        name = pairing_data.build_edition(shared, [(decision, "pt")], folder, scan=False)
+        edition = folder / name
+        if pages is not None:
+            dou = shared / "corpora/brazil-pdfs/DOUS1a.pdf"
+            with pikepdf.open(edition) as whole, pikepdf.open(dou) as plain:
+                planted = len(whole.pages) - len(plain.pages)
+            edition = first_pages(edition, pages + planted, folder)
+    return edition, pairing_data.english_lines(decision)
 
 
 def first_pages(pdf: Path, count: int, folder: Path) -> Path:
     """A PDF of the first ``count`` pages of ``pdf`` (a smaller edition), in ``folder``."""
-    import pikepdf
-
     part = folder / f"{pdf.stem}-{count}.pdf"
     with pikepdf.open(pdf) as whole, pikepdf.new() as out, warnings.catch_warnings():
         warnings.simplefilter("ignore", pikepdf.PageCopyWarning)  # the edition has no form
@@ -190,7 +223,8 @@ def first_pages(pdf: Path, count: int, folder: Path) -> Path:
 
 def run_edition(pdf: Path, name: str, extra: dict[str, str], read: float) -> None:
     """Time `gazette run` on the edition (and the ``extra`` files) in a fresh project,
-    against ``read``, the seconds this script took to read the edition."""
+    against ``read``, the seconds this script took to read the edition (nan: not
+    read)."""
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "raw").mkdir()
         shutil.copy(pdf, Path(tmp) / "raw" / pdf.name)
@@ -201,13 +235,15 @@ def run_edition(pdf: Path, name: str, extra: dict[str, str], read: float) -> Non
                               capture_output=True, text=True, check=False)
         seconds = time.perf_counter() - started
         acts = sorted(p.name for p in (Path(tmp) / "aligned").glob(f"{pdf.stem}--*"))
+        pairs = sorted(p.name for p in (Path(tmp) / "aligned").glob("*+*"))
     log = done.stdout + done.stderr
     in_run = logged_seconds(log, "Beginning flow run", " pages read (")
     cut = logged_seconds(log, f"{pdf.stem}: ", " acts processed", start_marker=" acts, ")
     print(f"  gazette run on {name}: exit {done.returncode}, {seconds:.1f} s wall, "
-          f"{len(acts)} acts published; in the run: reading {in_run:.1f} s, acts {cut:.1f} s; "
-          f"run / this script's reading {seconds / read:.2f}x, run / the run's reading "
-          f"{seconds / in_run:.2f}x")
+          f"{len(acts)} acts and {len(pairs)} pairs published; in the run: reading "
+          f"{in_run:.1f} s, acts {cut:.1f} s; "
+          + ("" if math.isnan(read) else f"run / this script's reading {seconds / read:.2f}x, ")
+          + f"run / the run's reading {seconds / in_run:.2f}x")
 
 
 def logged_seconds(log: str, start: str, end: str, start_marker: str = "") -> float:

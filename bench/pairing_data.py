@@ -473,13 +473,14 @@ def build_edition(shared: Path, members: Members, out: Path, scan: bool) -> str:
     result = pikepdf.new()
     if scan:  # the masthead page, then the planted pages
         result.pages.append(dou.pages[0])
-        for group in blocks:
+        for group in filter(None, blocks):
             _append(result, dou_pages(group, 1))
     else:
         previous = 0
         for after, group in zip(INSERT_AFTER, blocks, strict=True):
             result.pages.extend(dou.pages[previous:after])
-            _append(result, dou_pages(group, after))
+            if group:  # fewer decrees than blocks: no blank page
+                _append(result, dou_pages(group, after))
             previous = after
         result.pages.extend(dou.pages[previous:])
     name = f"dou-{'scan' if scan else 'text'}.pdf"
