@@ -25,20 +25,27 @@ from pipeline.config import Settings
 from pipeline.embedding.build import verify
 from pipeline.embedding.lending import Borrowed, lend, lender
 
-__all__ = ["Encoder", "embedding_cache", "encoder_for", "encoder_here", "lend_to_workers"]
+__all__ = ["BATCH_SIZE", "Encoder", "embedding_cache", "encoder_for", "encoder_here",
+           "lend_to_workers"]
 
 log = logging.getLogger(__name__)
+
+#: Texts embedded at a time (sentence-transformers sorts them by length first): 16
+#: embedded a treaty's sentences 20–28 % faster than 32 on 2 cores, padding less; a
+#: text's vector moves by at most an ulp with the size (6e-8 measured).
+BATCH_SIZE = 16
 
 
 class Encoder:
     """Sentence embeddings from a sentence-transformers folder, with an optional cache.
 
-    ``cache`` is an SQLite file mapping SHA-1(model build, text) to a vector, so a
+    ``cache`` is an SQLite file mapping SHA-1(token cut, text) to a vector, so a
     re-run embeds only texts it has not seen. Safe to share between threads: each
     thread has its own connection to the cache, and one thread at a time embeds.
     """
 
-    def __init__(self, model_dir: Path, cache: Path | None = None, batch_size: int = 32,
+    def __init__(self, model_dir: Path, cache: Path | None = None,
+                 batch_size: int = BATCH_SIZE,
                  threads: int | None = None, max_tokens: int = 128) -> None:
         self.model_dir = model_dir
         self.batch_size = batch_size

@@ -45,7 +45,7 @@ from pipeline.align.documents import (
 from pipeline.config import Settings
 from pipeline.editions.identity import Identity, identity_evidence, identity_from_json, identity_of
 from pipeline.embedding.build import MANIFEST
-from pipeline.embedding.encoder import encoder_for
+from pipeline.embedding.encoder import BATCH_SIZE, encoder_for
 from pipeline.errors import InputError
 from pipeline.export import render
 from pipeline.export.units import ExportUnit, units_of
@@ -211,13 +211,14 @@ def offsets_file(settings: Settings) -> Path:
 
 def _model_key(settings: Settings) -> str:
     """What the offsets were computed from: the model's build (its manifest), how
-    digests' samples are cut, and the word lists (wordfreq's version)."""
+    digests' samples are cut and batched, and the word lists (wordfreq's version)."""
     try:
         manifest = (settings.model_dir / MANIFEST).read_bytes()
     except OSError:  # no model: embedding says so, with the command that builds one
         return ""
     words = metadata.version("wordfreq")
-    return f"{hashlib.sha1(manifest).hexdigest()}/{DIGEST_TOKENS}/wordfreq-{words}"
+    return (f"{hashlib.sha1(manifest).hexdigest()}/{DIGEST_TOKENS}/batch-{BATCH_SIZE}"
+            f"/wordfreq-{words}")
 
 
 def _translations(english: list[Digest], others: list[Digest],
