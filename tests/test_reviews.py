@@ -28,7 +28,7 @@ from pipeline.project.store import DocumentOutput, is_up_to_date, write_atomic
 from pipeline.read.ingest import source_for
 from pipeline.records import CleanedDocument, Page, SentencePair
 from pipeline.repair import undo
-from pipeline.run.plan import unchanged_run
+from pipeline.run.plan import documents_key, pairing_done, unchanged_run
 from pipeline.run.stages import read_structure
 
 
@@ -153,20 +153,38 @@ def test_a_changed_review_makes_a_document_out_of_date(tmp_path: Path):
     assert not is_up_to_date(settings, source)  # the review is an input of the document
 
 
+def _published(settings: Settings, doc: str, text: str) -> None:
+    """A document in the inbox, processed and published as a run does."""
+    write_atomic(settings.raw / f"{doc}.txt", text)
+    out = DocumentOutput(settings, doc)
+    out.start()
+    out.write("aligned", "units.jsonl", "")
+    out.publish({"sha256": source_for(settings.raw / f"{doc}.txt").sha256,
+                 "build": settings.output_key(), "review": None,
+                 "summary": {"doc_id": doc, "relpath": f"{doc}.txt", "status": "done"}})
+
+
+def test_documents_published_after_pairing_ended_leave_pairing_to_do(tmp_path: Path):
+    """A run killed after its documents were published, before pairing ended: the next
+    run has pairing to do, though every document is up to date."""
+    settings = Settings.for_root(tmp_path)
+    _published(settings, "en", "One.")
+    pairing_done(settings, documents_key(settings, {"en"}))
+    assert unchanged_run(settings) is not None
+    _published(settings, "pt", "Um.")  # then killed
+    assert unchanged_run(settings) is None
+
+
 def test_a_pair_s_new_review_decision_is_work_for_a_run_with_nothing_else_new(tmp_path: Path):
     settings = Settings.for_root(tmp_path)
     for doc, text in (("en", "One."), ("pt", "Um.")):
-        write_atomic(settings.raw / f"{doc}.txt", text)
-        out = DocumentOutput(settings, doc)
-        out.start()
-        out.write("aligned", "units.jsonl", "")
-        out.publish({"sha256": source_for(settings.raw / f"{doc}.txt").sha256,
-                     "build": settings.output_key(), "review": None,
-                     "summary": {"doc_id": doc, "relpath": f"{doc}.txt", "status": "done"}})
+        _published(settings, doc, text)
     pair = DocumentOutput(settings, "en+pt")
     pair.start()
     pair.write("aligned", "pairing.json", json.dumps({"english": "en", "other": "pt"}))
     pair.publish({"review": None})
+    assert unchanged_run(settings) is None  # the documents were never paired
+    pairing_done(settings, documents_key(settings, {"en", "pt"}))
     assert unchanged_run(settings) is not None  # nothing to do
     record(settings, "en+pt", {"action": "reject", **bead("1", "pt", ["One."], ["Um."])},
            "ana")

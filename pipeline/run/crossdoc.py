@@ -10,8 +10,10 @@ old and new, by content (:mod:`pipeline.align.documents`), publishes each pair i
 ``pairing.json`` with what decided, a manifest) and records it in the catalog, aligns a
 pair again only when either document, the build or the pair's review decisions
 (``reviews/<english>+<other>.jsonl``, applied as for one document) changed, and removes
-the pairs no longer found. ``gazette match`` and ``gazette pair`` use the same decision
-and the same alignment on files given by hand.
+the pairs no longer found. Its end is recorded with the documents it was done on
+(:func:`pipeline.run.plan.pairing_done`): a run killed after its documents but before
+pairing ended leaves the next one pairing to do. ``gazette match`` and ``gazette pair``
+use the same decision and the same alignment on files given by hand.
 """
 
 from __future__ import annotations
@@ -53,7 +55,13 @@ from pipeline.project import decisions
 from pipeline.project.catalog import Catalog
 from pipeline.project.store import DocumentOutput, jsonl, read_manifest, write_atomic
 from pipeline.records import Article, Section, SentencePair
-from pipeline.run.plan import PAIRING, current_documents, pairings
+from pipeline.run.plan import (
+    PAIRING,
+    current_documents,
+    documents_key,
+    pairing_done,
+    pairings,
+)
 from pipeline.run.stages import align_params, read_structure, write_review_outcome
 from pipeline.split.languages import MINOR_SHARE, language_shares
 from pipeline.split.structure import ACT, decree_number, sentence_texts
@@ -248,7 +256,8 @@ def pair_across_documents(settings: Settings, run_id: int | None = None,
     docstring), recorded in the catalog under ``run_id``; the pairs named in ``realign``
     are aligned again even if up to date (``gazette rerun PAIR``). Documents whose
     files are gone from ``raw/`` take no part."""
-    digests = _current_digests(settings)
+    documents = current_documents(settings)
+    digests = _current_digests(settings, documents)
     pivot = settings.pivot_language
     english = [d for d in digests if d.language == pivot]
     others = [d for d in digests if d.language != pivot]
@@ -269,6 +278,7 @@ def pair_across_documents(settings: Settings, run_id: int | None = None,
     removed = _remove_stale(settings, {p.pair_id for p, _ in pairs})
     for pair_id in removed:
         catalog.forget(pair_id)
+    pairing_done(settings, documents_key(settings, documents))
     return CrossPairs(tuple(pairs), unpaired, removed)
 
 
@@ -281,12 +291,12 @@ def _record_pair(catalog: Catalog, run_id: int | None, pairing: Pairing,
             str(m.get("sha256")) for m in manifests).encode()).hexdigest())
 
 
-def _current_digests(settings: Settings) -> list[Digest]:
-    """The digests of the documents processed to the end whose files are in the inbox
-    (an edition's acts with it)."""
+def _current_digests(settings: Settings, documents: Collection[str]) -> list[Digest]:
+    """The digests of the ``documents`` (those whose files are in the inbox, an edition's
+    acts with it) processed to the end."""
     done = {row.doc_id for row in Catalog(settings).documents() if row.status == "done"}
     digests = []
-    for doc in sorted(current_documents(settings)):
+    for doc in sorted(documents):
         path = settings.cleaned / doc / DIGEST
         if doc in done and path.is_file():
             digests.append(Digest.from_json(doc, json.loads(path.read_text(encoding="utf-8"))))

@@ -3,6 +3,7 @@ summaries of those that do not."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -11,15 +12,17 @@ from pipeline.config import Settings
 from pipeline.errors import InputError
 from pipeline.project import decisions
 from pipeline.project.catalog import Catalog
-from pipeline.project.store import is_up_to_date, read_manifest
+from pipeline.project.store import is_up_to_date, read_manifest, write_atomic
 from pipeline.read.ingest import discover
 from pipeline.records import DocumentSummary, Source
 
-__all__ = ["PAIRING", "current_documents", "inbox_documents", "pairings",
-           "select_sources", "skipped", "unchanged_run"]
+__all__ = ["PAIRED", "PAIRING", "current_documents", "documents_key", "inbox_documents",
+           "pairing_done", "pairings", "select_sources", "skipped", "unchanged_run"]
 
 #: The file that makes a folder of ``aligned/`` a pair across documents (what decided it).
 PAIRING = "pairing.json"
+#: In the project's state folder: the documents pairing across documents last ended on.
+PAIRED = "paired.json"
 
 
 def pairings(settings: Settings) -> dict[str, dict[str, Any]]:
@@ -49,8 +52,9 @@ def select_sources(sources: list[Source], only: Sequence[str] | None,
 
 
 def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentSummary] | None:
-    """If no document of the inbox is new, changed or failed, and no pair across
-    documents lost a document or has review decisions it was not aligned with, record a
+    """If no document of the inbox is new, changed or failed, pairing across documents
+    ended on them as they are (:func:`pairing_done`), and no pair across documents lost
+    a document or has review decisions it was not aligned with, record a
     run that found nothing to do (folded into the last run if that found nothing
     either: :meth:`Catalog.record_idle_run`) and return its summaries; else None (the
     flow has work).
@@ -63,6 +67,8 @@ def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentS
     if not all(is_up_to_date(settings, source) for source in sources):
         return None
     current = current_documents(settings, sources)
+    if _paired_on(settings) != documents_key(settings, current):
+        return None  # pairing did not end on these documents (a run killed before it)
     for pair_id, pair in pairings(settings).items():
         if not {pair["english"], pair["other"]} <= current:  # a pair whose file went
             return None
@@ -72,6 +78,30 @@ def unchanged_run(settings: Settings, trigger: str = "manual") -> list[DocumentS
     summaries = [skipped(settings, source) for source in sources]
     Catalog(settings).record_idle_run(trigger, summaries)
     return summaries
+
+
+def documents_key(settings: Settings, documents: Collection[str]) -> str:
+    """The documents as published (each one's content and build, from its manifest),
+    in one key: what pairing across documents was done on."""
+    published = []
+    for doc in sorted(documents):
+        manifest = read_manifest(settings, doc) or {}
+        published.append(f"{doc} {manifest.get('sha256')} {manifest.get('build')}")
+    return hashlib.sha1("\n".join(published).encode()).hexdigest()
+
+
+def pairing_done(settings: Settings, key: str) -> None:
+    """Record that pairing across documents ended on the documents of ``key``
+    (:func:`documents_key`): a run with nothing else to do need not pair again."""
+    write_atomic(settings.state / PAIRED, json.dumps({"documents": key}) + "\n")
+
+
+def _paired_on(settings: Settings) -> str | None:
+    try:
+        return str(json.loads((settings.state / PAIRED).read_text(encoding="utf-8"))
+                   ["documents"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def current_documents(settings: Settings, sources: list[Source] | None = None) -> set[str]:
