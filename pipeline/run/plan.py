@@ -96,12 +96,14 @@ def pairing_done(settings: Settings, key: str) -> None:
     write_atomic(settings.state / PAIRED, json.dumps({"documents": key}) + "\n")
 
 
-def _paired_on(settings: Settings) -> str | None:
+def _paired_on(settings: Settings) -> str:
+    """The documents pairing last ended on (their key); before any pairing, none: an
+    empty inbox has nothing to pair."""
     try:
         return str(json.loads((settings.state / PAIRED).read_text(encoding="utf-8"))
                    ["documents"])
     except (OSError, ValueError, KeyError, TypeError):
-        return None
+        return documents_key(settings, ())
 
 
 def current_documents(settings: Settings, sources: list[Source] | None = None) -> set[str]:
