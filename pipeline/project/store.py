@@ -9,7 +9,7 @@ content hash, build key and review digest that :func:`is_up_to_date` compares: t
 one place that says whether a document needs work.
 
 A staging folder's files are written plainly, as nothing reads them there, and put on
-disk together (:func:`sync_files`) just before the folder is swapped in: after a power
+disk together (:func:`sync_folder`) just before the folder is swapped in: after a power
 cut a published folder holds its files' whole text. Synced one by one as each was
 written, every file cost a journal commit of its own; an edition's 266 acts on two
 workers waited 1–3 s on the disk for them.
@@ -45,7 +45,7 @@ __all__ = [
     "project_lock",
     "publish_folder",
     "read_manifest",
-    "sync_files",
+    "sync_folder",
     "write_atomic",
     "write_staged",
 ]
@@ -76,17 +76,19 @@ def write_atomic(path: Path, text: str) -> None:
 
 def write_staged(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` in a staging folder, plainly (see the module's
-    docstring); :func:`sync_files` puts it on disk before the folder is published."""
+    docstring); :func:`sync_folder` puts it on disk before the folder is published."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8", newline="\n") as handle:
         handle.write(text)
 
 
-def sync_files(paths: Iterable[Path]) -> None:
-    """Put the files at ``paths`` on disk, written one after the other beforehand: the
-    first sync commits what the file system holds for all of them, so the others
-    mostly find theirs done."""
-    for path in paths:
+def sync_folder(folder: Path) -> None:
+    """Put every file in ``folder`` on disk, the files written beforehand: the first
+    sync commits what the file system holds for all of them, so the others mostly
+    find theirs done."""
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file():
+            continue
         fd = os.open(path, os.O_RDONLY)
         try:
             os.fsync(fd)
@@ -126,20 +128,17 @@ class DocumentOutput:
         self._final = {"cleaned": settings.cleaned / doc_id, "aligned": settings.aligned / doc_id}
         self._staging = {name: path.parent / f".staging-{doc_id}"
                          for name, path in self._final.items()}
-        self._written: list[Path] = []
 
     def start(self) -> None:
         """Empty the staging folders (left-overs of an interrupted run are dropped)."""
         for path in self._staging.values():
             shutil.rmtree(path, ignore_errors=True)
             path.mkdir(parents=True)
-        self._written = []
 
     def write(self, folder: str, name: str, text: str) -> Path:
         """Write one output file into the staging folder ``cleaned`` or ``aligned``."""
         path = self._staging[folder] / name
         write_staged(path, text)
-        self._written.append(path)
         return path
 
     def publish(self, manifest: dict[str, Any], aligned: bool = True) -> None:
@@ -151,10 +150,12 @@ class DocumentOutput:
         ``aligned`` folder is removed rather than published.
         """
         self.write("cleaned", MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
-        sync_files(self._written)
+        published = ("aligned", "cleaned") if aligned else ("cleaned",)
+        for name in published:
+            sync_folder(self._staging[name])
         check_project_lock()
         for name in ("aligned", "cleaned"):
-            if aligned or name == "cleaned":
+            if name in published:
                 _swap_in(self._staging[name], self._final[name])
             else:
                 shutil.rmtree(self._final[name], ignore_errors=True)
@@ -183,7 +184,7 @@ def publish_folder(final: Path, files: dict[str, str]) -> None:
     try:
         for name, text in files.items():
             write_staged(staging / name, text)
-        sync_files(staging / name for name in files)
+        sync_folder(staging)
         check_project_lock()
         _swap_in(staging, final)
     finally:
