@@ -63,3 +63,19 @@ def test_a_temporary_server_that_cannot_start_says_why(tmp_path: Path,
             server.wait(timeout=120)
     finally:
         server.stop()
+
+
+@pytest.mark.slow
+def test_a_temporary_server_answers_without_registering_block_types(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    home = tmp_path / "home"
+    monkeypatch.setenv("PREFECT_HOME", str(home))
+    monkeypatch.delenv("PREFECT_API_DATABASE_CONNECTION_URL", raising=False)
+    server = TemporaryServer(tmp_path / "server.log").launch()
+    try:
+        server.wait(timeout=120)
+    finally:
+        server.stop()
+    with sqlite3.connect(home / "prefect.db") as db:
+        assert db.execute("SELECT count(*) FROM block_type").fetchone() == (0,)
+    assert not (home / "memo_store.toml").exists()
