@@ -87,6 +87,34 @@ def test_one_encoder_serves_several_threads(tmp_path: Path):
     assert all(np.array_equal(a, b) for a, b in zip(again, vectors, strict=True))
 
 
+def test_threads_opening_a_new_cache_at_once_all_get_it(tmp_path: Path):
+    """Eight threads open a new cache file at the same moment and write to it, a
+    hundred times over: each must get its connection. (Switching a new file to WAL
+    from several connections at once failed one of them about once in 16 tries.)"""
+    import threading
+
+    failures: list[BaseException] = []
+    for trial in range(100):
+        encoder = Encoder(DEFAULT_MODEL_DIR, cache=tmp_path / f"vectors-{trial}.sqlite")
+        start = threading.Barrier(8)
+
+        def look_up_and_store(n: int, encoder: Encoder = encoder,
+                              start: threading.Barrier = start) -> None:
+            start.wait()
+            try:
+                encoder._cached([f"key {n}"])
+                encoder._store({f"key {n}": np.zeros(384, np.float32)})
+            except Exception as exc:  # the failure is the finding
+                failures.append(exc)
+
+        threads = [threading.Thread(target=look_up_and_store, args=(n,)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert failures == []
+
+
 def test_a_model_loaded_ahead_serves_encode_and_a_failure_waits_for_encode(
         tmp_path: Path, capfd: pytest.CaptureFixture[str]):
     """`gazette run` loads the model on a thread while the temporary server starts:

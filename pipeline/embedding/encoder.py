@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 #: embedded a treaty's sentences 20–28 % faster than 32 on 2 cores, padding less; a
 #: text's vector moves by at most an ulp with the size (6e-8 measured).
 BATCH_SIZE = 16
+#: Held while a thread opens its connection to a cache (see ``Encoder._connection``).
+_OPENING = threading.Lock()
 
 
 class Encoder:
@@ -136,12 +138,16 @@ class Encoder:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None:
             self._cache_path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self._cache_path, timeout=30)
-            # the run's workers write to it side by side, a commit per document
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, "
-                       "vector BLOB NOT NULL)")
+            # One thread at a time: a new file's first connections, each switching it
+            # to WAL, would each hold a shared lock and want an exclusive one, and
+            # SQLite fails one of them at once ("database is locked") rather than wait.
+            with _OPENING:
+                db = sqlite3.connect(self._cache_path, timeout=30)
+                # the run's workers write to it side by side, a commit per document
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, "
+                           "vector BLOB NOT NULL)")
             self._local.db = db
         return db
 
