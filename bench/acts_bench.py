@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import shutil
 import subprocess
 import sys
@@ -186,7 +185,7 @@ def run_all(pdf: Path, read: float, shared: Path, pages: int | None = None) -> N
     with tempfile.TemporaryDirectory() as tmp:
         planted, english = planted_edition(shared, Path(tmp), pages)
         run_edition(planted, "the edition with a decree planted and its English text",
-                    {"decision_en.txt": english}, float("nan"))
+                    {"decision_en.txt": english}, None)
 
 
 def planted_edition(shared: Path, folder: Path, pages: int | None) -> tuple[Path, str]:
@@ -221,9 +220,9 @@ def first_pages(pdf: Path, count: int, folder: Path) -> Path:
     return part
 
 
-def run_edition(pdf: Path, name: str, extra: dict[str, str], read: float) -> None:
+def run_edition(pdf: Path, name: str, extra: dict[str, str], read: float | None) -> None:
     """Time `gazette run` on the edition (and the ``extra`` files) in a fresh project,
-    against ``read``, the seconds this script took to read the edition (nan: not
+    against ``read``, the seconds this script took to read the edition (None: not
     read)."""
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "raw").mkdir()
@@ -242,7 +241,7 @@ def run_edition(pdf: Path, name: str, extra: dict[str, str], read: float) -> Non
     print(f"  gazette run on {name}: exit {done.returncode}, {seconds:.1f} s wall, "
           f"{len(acts)} acts and {len(pairs)} pairs published; in the run: reading "
           f"{in_run:.1f} s, acts {cut:.1f} s; "
-          + ("" if math.isnan(read) else f"run / this script's reading {seconds / read:.2f}x, ")
+          + ("" if read is None else f"run / this script's reading {seconds / read:.2f}x, ")
           + f"run / the run's reading {seconds / in_run:.2f}x")
 
 
