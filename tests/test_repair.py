@@ -115,6 +115,16 @@ def test_seed_garbage_is_fixed(name: str, rule: str, before: str, after: str):
     assert any(s.rule == rule and s.before == before and s.after == after for s in steps)
 
 
+def test_a_pdf_that_draws_bold_four_times_over_gets_its_numbers_and_marks_back():
+    # seed 003 draws its bold notification number and the article numbers in running
+    # text four times over, as it draws its bold Hindi
+    repaired = repaired_seed("003_0e74b7595024bb83.txt").pages[0].text
+    assert "का.आ. 2562(अ).—जबकि," in repaired
+    assert "करार के अनुच्छेद 1 को" in repaired and "जाएगा: “अनुच्छेद 1" in repaired
+    assert "(a) चीन" in repaired and "(b) भारत" in repaired
+    assert not re.search(r"(\S)\1{3}", repaired)
+
+
 def test_running_heads_and_displaced_numbers():
     repaired = repaired_seed("003_0e74b7595024bb83.txt").pages[0].text
     assert "THE GAZETTE OF INDIA : EXTRAORDINARY [PART" not in repaired.split("MINISTRY")[1]

@@ -363,6 +363,16 @@ def collapse_fake_bold(text: str) -> str:
     or stands next to such a word (the article number of a bold heading); inside
     other words only runs of Devanagari and glyph ids are. Unsafe for text that
     really repeats a letter four times (none does).
+
+    A text with at least :data:`MIN_BOLD_HINDI` such Hindi words shows that its PDF
+    draws bold that way. There, any word made wholly of runs of four is collapsed
+    too, and so are runs of figures and punctuation inside words (a notification's
+    number, the colon after a bold word), unless the figures before or after them
+    show that they are part of a longer number (``20000`` stays).
+
+    >>> collapse_fake_bold("ििििवववव ममममंंंं का.आ. 2222555566662222((((अ))))....————जबकि, "
+    ...                    "अनुच्छेद 1111 को जाएगा:::: ((((aaaa)))) 20000")
+    'िव मं का.आ. 2562(अ).—जबकि, अनुच्छेद 1 को जाएगा: (a) 20000'
     """
     if not (_BOLD_UNIT.search(text) or _FAKE_BOLD.search(text)):
         return text  # no run anywhere (neither pattern spans white space): most pages
@@ -373,12 +383,34 @@ def collapse_fake_bold(text: str) -> str:
     tokens = re.split(r"(\s+)", text)
     bold = [bool(_BOLD_TOKEN.fullmatch(t)) for t in tokens]
     hindi = [b and bool(_HAS_DEVANAGARI.search(t)) for b, t in zip(bold, tokens, strict=True)]
+    drawn_bold = sum(hindi) >= MIN_BOLD_HINDI
     for i, token in enumerate(tokens):
-        if bold[i] and (hindi[i] or any(hindi[j] for j in (i - 2, i + 2) if 0 <= j < len(tokens))):
+        if bold[i] and (hindi[i] or drawn_bold
+                        or any(hindi[j] for j in (i - 2, i + 2) if 0 <= j < len(tokens))):
             tokens[i] = _BOLD_UNIT.sub(lambda m: m.group(1) or m.group(2) + m.group(3), token)
         else:
             tokens[i] = _FAKE_BOLD.sub(r"\1", token)
+            if drawn_bold:
+                tokens[i] = _BOLD_MARKS.sub(_bold_marks, tokens[i])
     return "".join(tokens)
+
+
+#: The fewest words of Hindi drawn four times over that show a text's PDF draws its
+#: bold that way (one could be a row of dandas drawn as an ornament).
+MIN_BOLD_HINDI = 2
+#: Figures and punctuation marks drawn four times over, one after another.
+_BOLD_MARKS = re.compile(r"(?:(\d|[^\w\s])\1{3})+")
+
+
+def _bold_marks(match: re.Match[str]) -> str:
+    """A run of :data:`_BOLD_MARKS` collapsed, unless a figure next to it continues it:
+    ``20000`` is a number, not a bold ``2`` and ``0``."""
+    run, text = match.group(), match.string
+    before = text[match.start() - 1:match.start()]
+    after = text[match.end():match.end() + 1]
+    if (run[0].isdigit() and before.isdigit()) or (run[-1].isdigit() and after.isdigit()):
+        return run
+    return run[::4]
 
 
 _HEADING_LINE = re.compile(
