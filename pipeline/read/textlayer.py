@@ -612,15 +612,43 @@ def _gutters(occupied: np.ndarray) -> list[tuple[int, int]]:
 def _bands(occupied: np.ndarray, gutters: list[tuple[int, int]]
            ) -> list[tuple[int, tuple[bool, ...]]]:
     """Runs of rows that cross the same gutters: each run's first row and which gutters
-    its rows cross (a title, summary or table row laid across the columns fills them)."""
-    crossing = np.stack([occupied[:, start:end].mean(axis=1) >= 0.5
-                         for start, end in gutters], axis=1)
+    its rows cross (a title, summary or table row laid across the columns fills them;
+    so do the lines of a column laid over a gutter, short ones included: see
+    :func:`_short_gaps_filled`)."""
+    run = max(1, round(MIN_GUTTER_RUN / CELL))
+    text = np.asarray(occupied.any(axis=1))
+    crossing = np.stack([
+        _short_gaps_filled(occupied[:, start:end].mean(axis=1) >= 0.5,
+                           ~text | (occupied[:, :start].any(axis=1)
+                                    & occupied[:, end:].any(axis=1)), run)
+        for start, end in gutters], axis=1)
     bands: list[tuple[int, tuple[bool, ...]]] = []
-    for row in np.flatnonzero(occupied.any(axis=1)):
+    for row in np.flatnonzero(text):
         signature = tuple(bool(flag) for flag in crossing[row])
         if not bands or bands[-1][1] != signature:
             bands.append((int(row), signature))
     return bands
+
+
+def _short_gaps_filled(flags: np.ndarray, fillable: np.ndarray, run: int) -> np.ndarray:
+    """``flags`` (the rows that cross a gutter) with each run of false values shorter
+    than ``run`` between two true ones made true where all its rows are ``fillable``
+    (blank, or with ink on both sides of the gutter). Such rows do not cross the
+    gutter for less than a gutter's height (:data:`MIN_GUTTER_RUN`), between rows
+    that do: they are the short lines of a column that fills the gutter there (three
+    columns under a page's two), not a stretch of columns of their own. A row with ink
+    on one side only (a table's cell on a second line) leaves its gap open.
+
+    >>> rows = np.array([0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 1], dtype=bool)
+    >>> both_sides = np.array([1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1], dtype=bool)
+    >>> _short_gaps_filled(rows, both_sides, 3).astype(int)
+    array([0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 1])
+    """
+    filled = flags.copy()
+    for start, end in _runs(~flags):
+        if start > 0 and end < len(flags) and end - start < run and fillable[start:end].all():
+            filled[start:end] = True
+    return filled
 
 
 def _line_centres(centres: np.ndarray) -> list[float]:
