@@ -238,12 +238,15 @@ def test_a_ruled_rows_wrapped_cells_stay_whole_in_a_page_of_columns(shared: Path
 def test_three_columns_under_two_are_read_column_by_column(shared: Path):
     """DOU page 85 prints two columns over three. The three columns' middle one fills
     the upper part's gutter, but its short lines do not: the lower part was cut into
-    bands a line or two high, too thin to find columns in, and read across the page."""
+    bands a line or two high, too thin to find columns in, and read across the page
+    (an act's heading shared a line with two other columns' text)."""
     with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
         text = text_in_reading_order(pdf.pages[84]).text
     assert ("A COMISSÃO TÉCNICA VINCULADA AO MINISTÉRIO\nDO ESPORTE, de que trata a Lei nº "
             "11.438 de 29 de dezembro de\n") in text
     assert "a) a aprovação do projeto desportivo, relacionado no anexo I,\naprovado" in text
+    assert ("GABINETE DA MINISTRA\nPORTARIA INTERMINISTERIAL Nº 364,\nDE 30 DE SETEMBRO DE "
+            "2014\nAltera o Anexo I") in text
 
 
 def test_a_box_around_columns_is_no_table_row():

@@ -613,14 +613,16 @@ def _bands(occupied: np.ndarray, gutters: list[tuple[int, int]]
            ) -> list[tuple[int, tuple[bool, ...]]]:
     """Runs of rows that cross the same gutters: each run's first row and which gutters
     its rows cross (a title, summary or table row laid across the columns fills them;
-    so do the lines of a column laid over a gutter, short ones included: see
+    so does a column laid over a gutter, its short lines included: see
     :func:`_short_gaps_filled`)."""
     run = max(1, round(MIN_GUTTER_RUN / CELL))
     text = np.asarray(occupied.any(axis=1))
     crossing = np.stack([
-        _short_gaps_filled(occupied[:, start:end].mean(axis=1) >= 0.5,
-                           ~text | (occupied[:, :start].any(axis=1)
-                                    & occupied[:, end:].any(axis=1)), run)
+        _short_gaps_filled(occupied[:, start:end].mean(axis=1) >= 0.5, text,
+                           np.asarray(occupied[:, max(0, start - run):end + run].any(axis=1)
+                                      | (occupied[:, :start].any(axis=1)
+                                         & occupied[:, end:].any(axis=1))),
+                           run)
         for start, end in gutters], axis=1)
     bands: list[tuple[int, tuple[bool, ...]]] = []
     for row in np.flatnonzero(text):
@@ -630,23 +632,31 @@ def _bands(occupied: np.ndarray, gutters: list[tuple[int, int]]
     return bands
 
 
-def _short_gaps_filled(flags: np.ndarray, fillable: np.ndarray, run: int) -> np.ndarray:
-    """``flags`` (the rows that cross a gutter) with each run of false values shorter
-    than ``run`` between two true ones made true where all its rows are ``fillable``
-    (blank, or with ink on both sides of the gutter). Such rows do not cross the
-    gutter for less than a gutter's height (:data:`MIN_GUTTER_RUN`), between rows
-    that do: they are the short lines of a column that fills the gutter there (three
-    columns under a page's two), not a stretch of columns of their own. A row with ink
-    on one side only (a table's cell on a second line) leaves its gap open.
+def _short_gaps_filled(crossing: np.ndarray, text: np.ndarray, beside: np.ndarray, run: int
+                       ) -> np.ndarray:
+    """The rows that cross a gutter (``crossing``), with each gap between two of them
+    shorter than ``run`` (a gutter's height, :data:`MIN_GUTTER_RUN`) filled if at least
+    half its rows of ``text`` are ``beside`` the gutter: with ink within that distance
+    of it, or on both sides of it.
 
-    >>> rows = np.array([0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 1], dtype=bool)
-    >>> both_sides = np.array([1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1], dtype=bool)
-    >>> _short_gaps_filled(rows, both_sides, 3).astype(int)
+    Columns leave a gutter empty all the way down. A column laid over it (three
+    columns under a page's two) leaves it for a short line or a paragraph's end only,
+    and those lines reach up to the gutter or sit beside the other columns' lines: the
+    gutter is crossed there too, else the lower part is cut into bands too thin to
+    find its own columns in. A line that stands alone far from the gutter (a table's
+    cell on a second line) leaves its gap open, and its table is read row by row.
+
+    >>> crossing = np.array([0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 1], dtype=bool)
+    >>> text = np.ones(11, dtype=bool)
+    >>> beside = np.array([1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1], dtype=bool)
+    >>> _short_gaps_filled(crossing, text, beside, 3).astype(int)
     array([0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 1])
     """
-    filled = flags.copy()
-    for start, end in _runs(~flags):
-        if start > 0 and end < len(flags) and end - start < run and fillable[start:end].all():
+    filled = crossing.copy()
+    for start, end in _runs(~crossing):
+        lines = text[start:end]
+        if start > 0 and end < len(crossing) and end - start < run and (
+                not lines.any() or beside[start:end][lines].mean() >= 0.5):
             filled[start:end] = True
     return filled
 
