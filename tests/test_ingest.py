@@ -249,6 +249,17 @@ def test_three_columns_under_two_are_read_column_by_column(shared: Path):
             "2014\nAltera o Anexo I") in text
 
 
+def test_a_table_across_the_columns_is_read_row_by_row_under_its_two_line_cells(shared: Path):
+    """DOU page 76: an unruled table across the page, one of whose cells holds two
+    lines (``AG 884-2`` / ``CC 10.220-2``). The second lines stand alone far from the
+    columns' gutters and keep each row's crossing apart: the table is not cut into
+    its columns."""
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        text = text_in_reading_order(pdf.pages[75]).text
+    assert ("RS0085000 PA SÃO VIRGÍLIO 54220.002266/2005-44 RECUPERAÇÃO MAT. DE CONSTRUÇÃO "
+            "5 AG 884-2 R$ 40.000,00") in text
+
+
 def test_a_box_around_columns_is_no_table_row():
     """Rules above and below a title over two columns, and a border between the
     columns below the title: a box, not a table's row (no border runs from rule to
