@@ -508,13 +508,19 @@ class _Grid:
             kept = [x0 + (start + end) / 2 for (start, end), crossed
                     in zip(gutters, bands[0][1], strict=True) if not crossed]
             parts = self._split(members, self.cx, [x0, *kept, x1]) if kept else []
-            if not kept or self._figures_in_rows(parts):
+            if len(parts) < 2 or self._figures_in_rows(parts):
                 leaves.append((x0, y0, x1, y1, members))
                 return
             for part in parts:
                 self.cut(part, depth + 1, leaves)
             return
-        for part in self._split(members, self.cy, [y0 + row for row, _ in bands] + [y1]):
+        parts = self._split(members, self.cy, [y0 + row for row, _ in bands] + [y1])
+        if len(parts) < 2:
+            # one band holds every member's centre, the others only the fringes of its
+            # lines: cut again, the region would be cut the same way down to MAX_DEPTH
+            leaves.append((x0, y0, x1, y1, members))
+            return
+        for part in parts:
             self.cut(part, depth + 1, leaves)
 
     def _whole_ruled_rows(self, bands: list[tuple[int, tuple[bool, ...]]], x0: int, x1: int,
