@@ -260,6 +260,17 @@ def test_a_table_across_the_columns_is_read_row_by_row_under_its_two_line_cells(
             "5 AG 884-2 R$ 40.000,00") in text
 
 
+def test_the_lower_edge_of_a_line_makes_no_band(shared: Path):
+    """DOU page 59: only the lower edge of the last line of the top's three columns
+    reaches the rows below them, and crosses a gutter there. Those rows were a band
+    holding no character's centre, the cut kept the region whole, and its three
+    columns were read across, line by line."""
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        text = text_in_reading_order(pdf.pages[58]).text
+    assert ("Art. 1º Os Anexos I, II e III da Instrução Normativa nº 44,\nde 20 de dezembro "
+            "de 2013, do Ministério das Cidades, que dispõe\n") in text
+
+
 def test_a_box_around_columns_is_no_table_row():
     """Rules above and below a title over two columns, and a border between the
     columns below the title: a box, not a table's row (no border runs from rule to

@@ -64,6 +64,8 @@ MIN_GUTTER_ROWS = 0.3
 MIN_TABLE_ROWS = 3
 ROW_TOLERANCE = 3.0
 MAX_LETTER_SHARE = 0.1
+#: Columns of running text are more than this share letters (a table's are figures).
+MIN_PROSE_LETTERS = 0.5
 #: A table's row between two rules is at most this tall (points): a few lines of type.
 MAX_RULED_ROW = 48.0
 #: Two characters with the same text and font within this distance (points) are one.
@@ -504,10 +506,10 @@ class _Grid:
             leaves.append((x0, y0, x1, y1, members))
             return
         bands = self._whole_ruled_rows(_bands(region, gutters), x0, x1, y0)
+        if len(bands) > 1:
+            bands = self._without_fringes(bands, members, gutters, x0, x1, y0)
         if len(bands) == 1:
-            kept = [x0 + (start + end) / 2 for (start, end), crossed
-                    in zip(gutters, bands[0][1], strict=True) if not crossed]
-            parts = self._split(members, self.cx, [x0, *kept, x1]) if kept else []
+            parts = self._columns(members, gutters, bands[0][1], x0, x1)
             if len(parts) < 2 or self._figures_in_rows(parts):
                 leaves.append((x0, y0, x1, y1, members))
                 return
@@ -522,6 +524,40 @@ class _Grid:
             return
         for part in parts:
             self.cut(part, depth + 1, leaves)
+
+    def _columns(self, members: np.ndarray, gutters: list[tuple[int, int]],
+                 crossed: tuple[bool, ...], x0: int, x1: int) -> list[np.ndarray]:
+        """The members of a band from ``x0`` to ``x1``, cut at the gutters it does not
+        cross (none: no parts)."""
+        kept = [x0 + (start + end) / 2 for (start, end), cross
+                in zip(gutters, crossed, strict=True) if not cross]
+        return self._split(members, self.cx, [x0, *kept, x1]) if kept else []
+
+    def _without_fringes(self, bands: list[tuple[int, tuple[bool, ...]]], members: np.ndarray,
+                         gutters: list[tuple[int, int]], x0: int, x1: int, y0: int
+                         ) -> list[tuple[int, tuple[bool, ...]]]:
+        """``bands`` as the one band that holds every member's centre, if the others
+        hold only the lower edges of its lines and that band's columns are prose; else
+        ``bands``.
+
+        Rows that only the lower edge of a band's last line reaches, crossing a gutter
+        the band's other rows leave empty, are a band of their own. Cut there, the
+        region keeps every member in one part and is read as one, across its columns
+        (the top of DOU page 59: three columns read line by line). Columns of prose
+        are running text: mostly letters, three lines or more each, in no ruled table.
+        The figure tables that come out the same way (DOU pages 38 and 94) are still
+        read as one region, row by row."""
+        starts = np.array([y0 + row for row, _ in bands], dtype=float)
+        held = np.bincount(np.clip(np.searchsorted(starts, self.cy[members], side="right") - 1,
+                                   0, None), minlength=len(bands))
+        holding = [band for band, count in zip(bands, held, strict=True) if count]
+        if len(holding) != 1 or self._ruled_rows(x0, x1):
+            return bands
+        parts = self._columns(members, gutters, holding[0][1], x0, x1)
+        prose = len(parts) >= 2 and all(
+            self.letter[part].mean() > MIN_PROSE_LETTERS
+            and len(_line_centres(self.cy[part])) >= MIN_TABLE_ROWS for part in parts)
+        return holding if prose else bands
 
     def _whole_ruled_rows(self, bands: list[tuple[int, tuple[bool, ...]]], x0: int, x1: int,
                           y0: int) -> list[tuple[int, tuple[bool, ...]]]:
