@@ -507,19 +507,14 @@ class _Grid:
             return
         bands = self._whole_ruled_rows(_bands(region, gutters), x0, x1, y0)
         if len(bands) > 1:
-            bands = self._without_fringes(bands, members, gutters, x0, x1, y0)
-        if len(bands) == 1:
+            parts = self._split(members, self.cy, [y0 + row for row, _ in bands] + [y1])
+            if len(parts) < 2:  # the other bands hold only the lower edges of its lines
+                parts = self._prose_columns(members, gutters, bands, x0, x1, y0)
+        else:
             parts = self._columns(members, gutters, bands[0][1], x0, x1)
-            if len(parts) < 2 or self._figures_in_rows(parts):
-                leaves.append((x0, y0, x1, y1, members))
-                return
-            for part in parts:
-                self.cut(part, depth + 1, leaves)
-            return
-        parts = self._split(members, self.cy, [y0 + row for row, _ in bands] + [y1])
+            if self._figures_in_rows(parts):
+                parts = []
         if len(parts) < 2:
-            # one band holds every member's centre, the others only the fringes of its
-            # lines: cut again, the region would be cut the same way down to MAX_DEPTH
             leaves.append((x0, y0, x1, y1, members))
             return
         for part in parts:
@@ -533,31 +528,28 @@ class _Grid:
                 in zip(gutters, crossed, strict=True) if not cross]
         return self._split(members, self.cx, [x0, *kept, x1]) if kept else []
 
-    def _without_fringes(self, bands: list[tuple[int, tuple[bool, ...]]], members: np.ndarray,
-                         gutters: list[tuple[int, int]], x0: int, x1: int, y0: int
-                         ) -> list[tuple[int, tuple[bool, ...]]]:
-        """``bands`` as the one band that holds every member's centre, if the others
-        hold only the lower edges of its lines and that band's columns are prose; else
-        ``bands``.
+    def _prose_columns(self, members: np.ndarray, gutters: list[tuple[int, int]],
+                       bands: list[tuple[int, tuple[bool, ...]]], x0: int, x1: int, y0: int
+                       ) -> list[np.ndarray]:
+        """The columns of the one band of ``bands`` that holds every member's centre, if
+        they are prose; else none (the region is a leaf).
 
         Rows that only the lower edge of a band's last line reaches, crossing a gutter
         the band's other rows leave empty, are a band of their own. Cut there, the
-        region keeps every member in one part and is read as one, across its columns
-        (the top of DOU page 59: three columns read line by line). Columns of prose
-        are running text: mostly letters, three lines or more each, in no ruled table.
-        The figure tables that come out the same way (DOU pages 38 and 94) are still
-        read as one region, row by row."""
-        starts = np.array([y0 + row for row, _ in bands], dtype=float)
-        held = np.bincount(np.clip(np.searchsorted(starts, self.cy[members], side="right") - 1,
-                                   0, None), minlength=len(bands))
-        holding = [band for band, count in zip(bands, held, strict=True) if count]
-        if len(holding) != 1 or self._ruled_rows(x0, x1):
-            return bands
-        parts = self._columns(members, gutters, holding[0][1], x0, x1)
+        region would keep every member in one part and be cut the same way again, down
+        to :data:`MAX_DEPTH`, then read as one, across its columns (the top of DOU page
+        59: three columns read line by line). Columns of prose are running text: mostly
+        letters, three lines or more each, in no ruled table. The figure tables that
+        come out the same way (DOU pages 38 and 94) are read as one region, row by row."""
+        if self._ruled_rows(x0, x1):
+            return []
+        starts = [y0 + row for row, _ in bands]
+        held = bands[max(0, bisect.bisect_right(starts, float(self.cy[members[0]])) - 1)]
+        parts = self._columns(members, gutters, held[1], x0, x1)
         prose = len(parts) >= 2 and all(
             self.letter[part].mean() > MIN_PROSE_LETTERS
             and len(_line_centres(self.cy[part])) >= MIN_TABLE_ROWS for part in parts)
-        return holding if prose else bands
+        return parts if prose else []
 
     def _whole_ruled_rows(self, bands: list[tuple[int, tuple[bool, ...]]], x0: int, x1: int,
                           y0: int) -> list[tuple[int, tuple[bool, ...]]]:
