@@ -221,6 +221,24 @@ class StageTimes:
         self.times.append(StageTime(name, "done", time.monotonic() - started))
 
 
+def _stage_row(run_id: int, doc_id: str, timed: StageTime) -> dict[str, Any]:
+    """A ``stages`` row: how one stage of one document ended in run ``run_id``."""
+    return {"doc_id": doc_id, "stage": timed.stage, "status": timed.status,
+            "seconds": round(timed.seconds, 3), "error": timed.error, "run_id": run_id,
+            "updated": _now()}
+
+
+@cache
+def _upsert_statement(postgres: bool, table: Table, columns: tuple[str, ...]) -> Any:
+    """INSERT into ``table`` of rows with ``columns``, or UPDATE the row with the same
+    key: made once per table and columns (an act's rows are recorded hundreds of times
+    a run, and each statement's ``excluded`` columns are new objects)."""
+    statement = (postgresql if postgres else sqlite).insert(table)
+    keys = [column.name for column in table.primary_key]
+    return statement.on_conflict_do_update(index_elements=keys, set_={
+        name: statement.excluded[name] for name in columns if name not in keys})
+
+
 class Catalog:
     """The catalog of one project. Each call takes a connection from the process's
     pool for one transaction, so a catalog can be used from tasks on other threads."""
@@ -236,15 +254,11 @@ class Catalog:
         with _engine(self.url).begin() as db:  # commit or roll back
             yield db
 
-    def _upsert(self, table: Table, values: dict[str, Any],
-                keep: tuple[str, ...] = ()) -> Any:
-        """INSERT, or UPDATE the row with the same key (all columns but ``keep``)."""
-        dialect = postgresql if self.url.startswith("postgresql") else sqlite
-        statement = dialect.insert(table).values(**values)
-        keys = [c.name for c in table.primary_key]
-        return statement.on_conflict_do_update(index_elements=keys, set_={
-            name: statement.excluded[name] for name in values
-            if name not in keys and name not in keep})
+    def _upsert(self, db: Connection, table: Table, *rows: dict[str, Any]) -> None:
+        """INSERT ``rows`` (each with the same columns), or UPDATE the row with the same
+        key."""
+        db.execute(_upsert_statement(self.url.startswith("postgresql"), table,
+                                     tuple(rows[0])), list(rows))
 
     def start_run(self, trigger: str) -> int:
         """Record the start of a run; returns its id. What a killed run left listed as
@@ -303,11 +317,11 @@ class Catalog:
         with self._connect() as db:
             was = db.execute(select(_WORKING.c.run_id, _WORKING.c.started)
                              .where(_WORKING.c.doc_id == doc_id)).first()
-            db.execute(self._upsert(_WORKING, {
+            self._upsert(db, _WORKING, {
                 "doc_id": doc_id, "run_id": run_id, "stage": stage, "done": None,
                 "total": None, "pid": os.getpid(), "host": socket.gethostname(),
                 "started": was.started if was and was.run_id == run_id else _now(),
-                "updated": _now()}))
+                "updated": _now()})
 
     def _progress(self, doc_id: str, done: int, total: int) -> None:
         with self._connect() as db:
@@ -324,37 +338,33 @@ class Catalog:
     def _stage(self, run_id: int, doc_id: str, stage: str, status: str, seconds: float,
                error: str | None) -> None:
         with self._connect() as db:
-            db.execute(self._stage_row(run_id, doc_id, StageTime(stage, status, seconds, error)))
-
-    def _stage_row(self, run_id: int, doc_id: str, timed: StageTime) -> Any:
-        return self._upsert(_STAGES, {
-            "doc_id": doc_id, "stage": timed.stage, "status": timed.status,
-            "seconds": round(timed.seconds, 3), "error": timed.error, "run_id": run_id,
-            "updated": _now()})
+            self._upsert(db, _STAGES, _stage_row(run_id, doc_id,
+                                                 StageTime(stage, status, seconds, error)))
 
     def record(self, run_id: int, source: Source, summary: DocumentSummary,
                stages: Sequence[StageTime] = ()) -> None:
         """Record how a document ended in this run (done or failed, with the reason),
         and the ``stages`` timed for it by a :class:`StageTimes`."""
         with self._connect() as db:
-            for timed in stages:
-                db.execute(self._stage_row(run_id, source.doc_id, timed))
+            if stages:
+                self._upsert(db, _STAGES, *(_stage_row(run_id, source.doc_id, timed)
+                                            for timed in stages))
             db.execute(delete(_WORKING).where(_WORKING.c.doc_id == source.doc_id))
-            db.execute(self._upsert(_DOCUMENTS, {
+            self._upsert(db, _DOCUMENTS, {
                 "doc_id": source.doc_id, "relpath": source.relpath, "sha256": source.sha256,
                 "build_key": self.settings.output_key(), "status": summary.status,
                 "error": summary.error, "pages": summary.pages, "run_id": run_id,
-                "updated": _now()}))
+                "updated": _now()})
 
     def record_pair(self, run_id: int | None, pair_id: str, relpath: str, sha256: str
                     ) -> None:
         """Record a pair across documents as published (a document whose source is its
         two documents' files, ``relpath``)."""
         with self._connect() as db:
-            db.execute(self._upsert(_DOCUMENTS, {
+            self._upsert(db, _DOCUMENTS, {
                 "doc_id": pair_id, "relpath": relpath, "sha256": sha256,
                 "build_key": self.settings.output_key(), "status": "done", "error": None,
-                "pages": None, "run_id": run_id, "updated": _now()}))
+                "pages": None, "run_id": run_id, "updated": _now()})
 
     def forget(self, doc_id: str) -> None:
         """Remove a document's rows (a pair across documents that no longer pairs)."""
