@@ -70,6 +70,8 @@ def rejoin_detached_signs(text: str, also: str = "") -> str:
 
     >>> rejoin_detached_signs("करन े के लिए, गए थ,े इस ेसंशोधनकारी जलु ाई")
     'करने के लिए, गए थे, इसे संशोधनकारी जलुाई'
+    >>> rejoin_detached_signs("गए थ ेइस ेसंशोधनकारी")  # two words in a row
+    'गए थे इसे संशोधनकारी'
 
     The space goes after the sign, unless the word is known whole and what follows
     the space is no word on its own (``जलु ाई``). The short i is no such sign: drawn
@@ -83,10 +85,11 @@ def rejoin_detached_signs(text: str, also: str = "") -> str:
         head, sign, tail = match.groups()
         whole = shift_misplaced_signs(head + sign + tail)
         if tail and _known(whole) and not (len(tail) > 1 and _known(tail)):
-            return head + sign + tail
-        return head + sign + (" " + tail if tail else "")
+            return head + sign
+        return head + sign + (" " if tail else "")
 
-    return re.sub(f"(\\S*[\u0901-\u0963\u0970-\u097f]) ({sign}+)(\\S*)", rejoin, text)
+    # the word after the sign is looked at, not taken: its own sign may be cut off too
+    return re.sub(f"(\\S*[\u0901-\u0963\u0970-\u097f]) ({sign}+)(?=(\\S*))", rejoin, text)
 
 
 def sign_moves(word: str) -> list[str]:
