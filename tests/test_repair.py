@@ -216,8 +216,14 @@ def test_broken_hindi_layer_glyphs_are_read_by_a_map_inferred_from_the_seed():
     assert set(range(1, 14)) <= numbers
     # a short i drawn before a nasal sign, split off with it (सिं वदाकारी), is put back
     assert "सिं वदाकारी" not in repaired and repaired.count("संविदाकारी") >= 30
-    # the known-word share with the legal terms list (BENCHMARKS.md: 0.910)
-    assert known_share(repaired, ("hi",))[0] >= 0.90
+    # the sign ें has a glyph id, mostly cut off from its word by the layer's space
+    # (म (cid:23)दिया): read by the words it ends (करेंगे, तीसवें), rejoined where it
+    # stands apart, and a reph cut off from the next word as well (काय Eकरता) still
+    # goes back to its own
+    assert "(cid:23)" not in repaired and repaired.count(" में ") >= 80
+    assert "करेंगे" in repaired and "में कार्य करता" in repaired
+    # the known-word share with the legal terms list (BENCHMARKS.md: 0.919)
+    assert known_share(repaired, ("hi",))[0] >= 0.915
 
 
 def test_glyph_map_reads_another_broken_hindi_pdf_with_its_own_map(shared: Path):

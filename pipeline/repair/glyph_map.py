@@ -50,6 +50,7 @@ _STAND_INS = re.compile(_STAND_IN)
 #: A word as a broken layer gives it: Devanagari and stand-ins, no spaces.
 _WORD = re.compile(rf"(?:[\u0900-\u0963\u0970-\u097f]|{_STAND_IN}|[{SHORT_I}{REPH}])+")
 _DEVANAGARI = re.compile("[\u0900-\u097f]")
+_GLYPH_IDS = re.compile(r"(?:\(cid:\d+\))+")
 _LETTER = re.compile(f"[\u0904-\u0914{DEVANAGARI_CONSONANTS}\u0960\u0961]")
 #: Stand-ins that are also punctuation a Hindi word may carry (``उप-पैरा``,
 #: ``(ख)``): read only where the reading makes a known word.
@@ -153,7 +154,8 @@ def infer_glyph_map(text: str) -> list[GlyphReading]:
             if len(left) == 1:
                 alone[left.pop()].append(read)
         new = [reading for stand_in, ws in sorted(alone.items())
-               if (reading := _best_reading(stand_in, ws))]
+               if (reading := _best_reading(stand_in, _inside(stand_in, ws))
+                   or _best_reading(stand_in, ws))]
         if not new:
             return found
         for reading in new:
@@ -161,6 +163,14 @@ def infer_glyph_map(text: str) -> list[GlyphReading]:
             log.info("glyph %s read as %s (%.1f words: %s)", reading.stand_in,
                      reading.reading, reading.evidence, ", ".join(reading.examples))
         found.extend(new)
+
+
+def _inside(stand_in: str, words: list[str]) -> list[str]:
+    """The ``words`` that ``stand_in`` does not start: the words that tell its reading
+    first. At a word's start it may be a sign the layer's space cut off from the word
+    before (``म (cid:23)दिया`` is में दिया), and a consonant read there makes a word
+    as often by chance (नदिया)."""
+    return [word for word in words if not word.startswith(stand_in)]
 
 
 def _best_reading(stand_in: str, words: list[str]) -> GlyphReading | None:
@@ -192,13 +202,20 @@ def apply_glyph_map(text: str, readings: list[GlyphReading]) -> str:
 
     A stand-in that is also punctuation (``-``, ``(``) is read only where that makes
     a known word; signs drawn away from their place go back where Unicode has them.
+    Other stand-ins are read inside Devanagari words, and glyph ids standing alone too:
+    a sign the layer set apart between spaces, where a lone Latin letter is English.
+
+    >>> readings = [GlyphReading("(cid:23)", "ें", 5, ()), GlyphReading("E", REPH, 5, ())]
+    >>> apply_glyph_map("संबंध म (cid:23) दोहरे, भारत म,(cid:23) उस, म (cid:23)दिया E", readings)
+    'संबंध में दोहरे, भारत में, उस, में दिया E'
     """
     mapping = {r.stand_in: r.reading for r in readings}
     certain = {k: v for k, v in mapping.items() if k not in _PUNCTUATION}
 
     def read(match: re.Match[str]) -> str:
         word = match.group()
-        if not _STAND_INS.search(word) or not _DEVANAGARI.search(word):
+        if not _STAND_INS.search(word) or not (_DEVANAGARI.search(word)
+                                               or _GLYPH_IDS.fullmatch(word)):
             return word
         return _as_hindi(_read(word, mapping)) or _read(word, certain)
 
