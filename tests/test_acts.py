@@ -183,6 +183,21 @@ def test_a_line_quoting_another_act_of_its_kind_is_text_of_the_act():
     assert "VINCULADA À SOLUÇÃO DE CONSULTA COSIT" in acts[0].text
 
 
+def test_a_line_announcing_a_quote_is_no_announcement_before_an_act_s_body():
+    # a retificação announces the heading it quotes; a contract's empty "TESTEMUNHAS:"
+    # (its signature lines lost to OCR) does not, as the authority acting follows
+    acts = find_acts(pages(
+        "MINISTÉRIO DO MEIO AMBIENTE\n.\nEXTRATO DE TERMO DE COMPROMISSO\n"
+        "Termo de Compromisso entre o IBAMA e a Concessionária.\nBrasília/DF, de de.\n"
+        "Presidente do IBAMA\nConcessionária\nTESTEMUNHAS:\n"
+        "PORTARIA Nº 361, DE 30 DE SETEMBRO DE 2014\n"
+        "A MINISTRA DE ESTADO DO MEIO AMBIENTE, no uso\nde suas atribuições, resolve:\n"
+        "Art. 1º Esta Portaria entra em vigor.\nIZABELLA TEIXEIRA\n"
+        "RETIFICAÇÃO\nNo Acórdão publicado no DOU de 30 de setembro de 2014, onde se lê:\n"
+        "ACÓRDÃO Nº 5344/2014 - TCU - 1ª Câmara\n1. Processo TC 007.295/2010-3\n"))
+    assert [a.kind for a in acts] == ["extrato", "portaria", "retificação"]
+
+
 def test_a_number_sign_ocr_misread_is_known_by_its_shape():
     """OCR reads the sign of `Nº` as it can (`Ne?`, `N?2`, `No-`, `N°`); a heading is
     known all the same by an `N` and a few marks before the number, and the act gets

@@ -336,6 +336,9 @@ def _grouped(group: _Draft, kind: str, heading: _Line) -> _Draft:
                   [*group.lines, heading])
 
 
+#: The first line of an act's body: the authority that acts, in capitals, then what it
+#: does in lower case (``A MINISTRA DE ESTADO DO MEIO AMBIENTE, no uso``).
+_OPENS_AN_ACT = re.compile(r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ][A-ZÁÉÍÓÚÂÊÔÃÕÇ \-/]{5,},\s+[a-zà-ÿ]")
 #: Words a line of a title in capitals ends with when the title goes on in the next.
 _CONNECTIVE = re.compile(r"(?:\b(?:E|DE|DA|DO|DAS|DOS|EM|NA|NO|NAS|NOS|PARA|POR|COM|À|AO|"
                          r"AOS|A|O|OU|SOBRE|ENTRE)|[,-])$")
@@ -358,11 +361,19 @@ def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = Tru
     >>> _inside_a_sentence("LUÍS ADAMS", "PORTARIA Nº 360, DE 30 DE SETEMBRO DE 2014",
     ...                    "O ADVOGADO-GERAL DA UNIÃO, no uso das atri-")
     False
+
+    A heading that an authority acting follows (in capitals, then what it does in lower
+    case) opens an act whatever the line above says: a contract's empty ``TESTEMUNHAS:``
+    whose lines OCR lost.
+
+    >>> _inside_a_sentence("TESTEMUNHAS:", "PORTARIA Nº 361, DE 30 DE SETEMBRO DE 2014",
+    ...                    "A MINISTRA DE ESTADO DO MEIO AMBIENTE, no uso")
+    False
     """
     spaced = bool(re.fullmatch(r"(\S{1,2} )+\S{1,2}", before))  # "A E R O P O RT U Á R I A"
     continues_title = _mostly_capitals(before) and not spaced and bool(
         _CONNECTIVE.search(before))
-    announced = same_page and before.rstrip().endswith(":")
+    announced = same_page and before.rstrip().endswith(":") and not _OPENS_AN_ACT.match(after)
     runs_on = bool(after) and after[0].islower() and not line.rstrip().endswith(("-", ","))
     return continues_title or announced or runs_on
 
