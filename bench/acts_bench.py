@@ -33,9 +33,9 @@ log), with the acts' time (the edition cut to the last act done) and the acts
 published. With ``--run-pages N``, the same three runs on the edition's first N pages
 (and the planted decree's), against this script's reading of those pages (a smaller
 edition, where a run's fixed costs weigh more). With ``--scan``, the reporting gold's
-pages (the 20 where an act starts) are also photocopied into an image-only PDF (``pairing_data.scanned``), read
-by OCR as ``gazette ingest`` reads it, cut into acts and scored against the same gold:
-a scanned edition's acts.
+pages (the 20 where an act starts) are also photocopied into an image-only PDF
+(``pairing_data.scanned``), read by OCR as ``gazette ingest`` reads it, cut into acts
+and scored against the same gold: a scanned edition's acts.
 
 Usage::
 
