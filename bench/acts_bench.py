@@ -67,6 +67,7 @@ from pipeline.config import Settings  # noqa: E402
 from pipeline.editions.acts import Act, find_acts  # noqa: E402
 from pipeline.editions.treaties import treaty_in  # noqa: E402
 from pipeline.read.ingest import ingest, source_for  # noqa: E402
+from pipeline.records import IngestedDocument  # noqa: E402
 
 #: How alike a found heading must be to a gold one OCR misread (difflib's ratio).
 MIN_ALIKE = 0.9
@@ -162,6 +163,16 @@ def report(acts: list[Act], golds: dict[str, Path]) -> None:
           f"recall {reporting['matched'] / max(1.0, reporting['gold']):.3f}")
 
 
+def read_edition(pdf: Path) -> tuple[IngestedDocument, float]:
+    """``pdf`` read as a run reads it (in a fresh project, its page workers stopped
+    after), and the seconds that took."""
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        document = ingest(source_for(pdf), Settings.for_root(Path(tmp)))
+    workers.shutdown()
+    return document, time.perf_counter() - started
+
+
 def scanned_reporting(pdf: Path) -> None:
     """The reporting gold's pages photocopied (``pairing_data.scanned``: 300 dpi, gray
     paper, noise, a turn under 1°, JPEG; no text layer) into one PDF, read by OCR as
@@ -173,10 +184,7 @@ def scanned_reporting(pdf: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         scan = Path(tmp) / f"{pdf.stem}-reporting-scan.pdf"
         scanned(pdf, scan, seed=SCAN_SEED, numbers=numbers)
-        started = time.perf_counter()
-        document = ingest(source_for(scan), Settings.for_root(Path(tmp)))
-        workers.shutdown()
-        read = time.perf_counter() - started
+        document, read = read_edition(scan)
     acts = [replace(act, first_page=numbers[act.first_page - 1],
                     last_page=numbers[act.last_page - 1]) for act in find_acts(document.pages)]
     print(f"the reporting pages scanned ({len(numbers)} pages, read by OCR in {read:.0f} s): "
@@ -198,11 +206,7 @@ def main() -> None:
     args = parser.parse_args()
     pdf = args.shared / "corpora/brazil-pdfs/DOUS1a.pdf"
 
-    started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        document = ingest(source_for(pdf), Settings.for_root(Path(tmp)))
-    workers.shutdown()
-    read = time.perf_counter() - started
+    document, read = read_edition(pdf)
     started = time.perf_counter()
     acts = find_acts(document.pages)
     cut = time.perf_counter() - started
@@ -228,10 +232,7 @@ def main() -> None:
     if args.run_pages:
         with tempfile.TemporaryDirectory() as tmp:
             part = first_pages(pdf, args.run_pages, Path(tmp))
-            started = time.perf_counter()
-            ingest(source_for(part), Settings.for_root(Path(tmp)))
-            workers.shutdown()
-            part_read = time.perf_counter() - started
+            _, part_read = read_edition(part)
             print(f"  the edition's first {args.run_pages} pages: reading {part_read:.1f} s")
             run_all(part, part_read, args.shared, args.run_pages)
 
