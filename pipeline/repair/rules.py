@@ -349,6 +349,11 @@ def read_broken_glyphs(text: str) -> str:
 _BOLD_UNIT = re.compile(r"(\(cid:\d+\)|\S)\1{3}|(\(cid:\d+\)|\S)\2(\(cid:\d+\)|\S)\3\2\2\3\3")
 _BOLD_TOKEN = re.compile(rf"(?:{_BOLD_UNIT.pattern})+")
 _HAS_DEVANAGARI = re.compile("[\u0900-\u097f]")
+#: The fewest words of Hindi drawn four times over that show a text's PDF draws its
+#: bold that way (one could be a row of dandas drawn as an ornament).
+MIN_BOLD_HINDI = 2
+#: Figures and punctuation marks drawn four times over, one after another.
+_BOLD_MARKS = re.compile(r"(?:(\d|[^\w\s])\1{3})+")
 
 
 def collapse_fake_bold(text: str) -> str:
@@ -393,13 +398,6 @@ def collapse_fake_bold(text: str) -> str:
             if drawn_bold:
                 tokens[i] = _BOLD_MARKS.sub(_bold_marks, tokens[i])
     return "".join(tokens)
-
-
-#: The fewest words of Hindi drawn four times over that show a text's PDF draws its
-#: bold that way (one could be a row of dandas drawn as an ornament).
-MIN_BOLD_HINDI = 2
-#: Figures and punctuation marks drawn four times over, one after another.
-_BOLD_MARKS = re.compile(r"(?:(\d|[^\w\s])\1{3})+")
 
 
 def _bold_marks(match: re.Match[str]) -> str:
