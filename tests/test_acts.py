@@ -183,6 +183,34 @@ def test_a_line_quoting_another_act_of_its_kind_is_text_of_the_act():
     assert "VINCULADA À SOLUÇÃO DE CONSULTA COSIT" in acts[0].text
 
 
+def test_kinds_never_seen_are_acts_by_their_heading_s_shape():
+    """No word of these headings is a kind the finder knows: each is an act by its
+    shape (a number and a date; a date on the next line; an issuer over the date; a
+    number with its year and the issuer after a dash), but a numbered list inside an
+    act of another kind (``RELAÇÃO Nº 75/2017`` under a despacho) is none."""
+    acts = find_acts(pages(
+        "Tribunal Marítimo\n.\nARESTO Nº 994, DE 27 DE SETEMBRO DE 2017\n"
+        "O TRIBUNAL MARÍTIMO, no uso de suas atribuições, resolve:\nArquive-se.\n"
+        "FULANO DE TAL\nPROVIMENTO Nº 12,\nDE 27 DE SETEMBRO DE 2017\n"
+        "O CORREGEDOR-GERAL, no uso de suas atribuições, resolve:\nRevoga-se.\n"
+        "BELTRANO DE TAL\nENUNCIADOS DO CONSELHO PLENO\nEm 27 de setembro de 2017\n"
+        "Nº 3 - Aprovado o enunciado.\nCICRANO DE TAL\n"
+        "ARESTO Nº 995/2017 - TM - Plenário\n1. Processo nº 123.\n2. Decisão: arquivar.\n"
+        "ARESTO Nº 996/2017 - TM - Plenário\n1. Processo nº 124.\n"
+        "DESPACHO DO SUPERINTENDENTE\nRELAÇÃO Nº 75/2017\nFase de Autorização de Pesquisa\n"
+        "RELAÇÃO Nº 76/2017\nFicam notificados para pagar.\nFULANO DE TAL\n"))
+    assert [(a.kind, a.heading) for a in acts] == [
+        ("aresto", "ARESTO Nº 994, DE 27 DE SETEMBRO DE 2017"),
+        ("provimento", "PROVIMENTO Nº 12, DE 27 DE SETEMBRO DE 2017"),
+        ("enunciados", "ENUNCIADOS DO CONSELHO PLENO"),
+        ("aresto", "ARESTO Nº 995/2017 - TM - Plenário"),
+        ("aresto", "ARESTO Nº 996/2017 - TM - Plenário"),
+        ("despacho", "DESPACHO DO SUPERINTENDENTE")]
+    assert acts[-1].text.endswith("RELAÇÃO Nº 76/2017\nFicam notificados para pagar.\n"
+                                  "FULANO DE TAL")
+    assert all(a.bodies == ("Tribunal Marítimo",) for a in acts)
+
+
 def test_a_line_announcing_a_quote_is_no_announcement_before_an_act_s_body():
     # a retificação announces the heading it quotes; a contract's empty "TESTEMUNHAS:"
     # (its signature lines lost to OCR) does not, as the authority acting follows

@@ -18,7 +18,13 @@ number, ``ACÓRDÃO Nº 2506/2014 - TCU - Plenário``) that begins with the name
 kind of act (:data:`KINDS`) and goes on as headings do — a number (``Nº 564``), a
 date (``DE 30 DE SETEMBRO``), an issuer (``DESPACHO DO MINISTRO``), a qualifier
 (``PORTARIA INTERMINISTERIAL Nº 954,``) or nothing (``RETIFICAÇÕES``); a line that
-names its kind again before its number quotes another act. A heading line straight
+names its kind again before its number quotes another act. The list is a hint: a
+word it lacks names a kind when the line has a whole heading's shape — a number and
+a full date, a date alone, a number carrying its year (``ARESTO Nº 994, DE 27 DE
+SETEMBRO DE 2017``, ``ARESTO Nº 63/2017 - TM``) — or with the line below, its date
+or number (``PROVIMENTOS DO CORREGEDOR`` / ``Em 27 de setembro de 2017``); such a
+numbered line inside an act of another kind heads a list of it (``RELAÇÃO Nº
+75/2014`` in a despacho). A heading line straight
 after another belongs to the same act (``DESPACHOS DA PRESIDENTA DA REPÚBLICA`` /
 ``MENSAGEM``), unless the first is a plural with no number over a numbered heading:
 then it is a group heading and an issuing body (``ATOS DO PODER EXECUTIVO`` /
@@ -81,12 +87,30 @@ _HEADING_REST = re.compile(
       | \s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}\b            # PORTARIA INTERMINISTERIAL, EXTRATO DE PARECER
     )""", re.VERBOSE)
 
-#: A heading whose kind is no word of :data:`KINDS`: a word in capitals (then perhaps
-#: a qualifier), a number and a full date, nothing else (``ARESTO Nº 994, DE 27 DE
-#: SETEMBRO DE 2017``).
-_NUMBERED_AND_DATED = re.compile(
-    rf"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]+(?:\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{{3,}})?\s*{NUMBER_SIGN}\d[\d./-]*,?"
-    r"\s+DE\s+\d{1,2}º?\s+DE\s+[A-ZÇ]+\s+DE\s+\d{4}\s*$")
+#: A kind's name never seen, and perhaps a qualifier, in capitals (``ARESTO``,
+#: ``RECOMENDAÇÃO CONJUNTA``).
+_UNSEEN_KIND = r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{4,}(?:\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,})?"
+#: A date in full, in capitals: ``DE 27 DE SETEMBRO DE 2017``.
+_FULL_DATE = r"DE\s+\d{1,2}º?\s+DE\s+[A-ZÇ]+\s+DE\s+\d{4}"
+#: A heading whose kind no word of :data:`KINDS` names, known by its shape alone: the
+#: kind, then a number and a full date (``ARESTO Nº 994, DE 27 DE SETEMBRO DE 2017``),
+#: a full date alone (``PROVIMENTOS DE 27 DE SETEMBRO DE 2017``), or a number that
+#: carries its year, alone or before its issuer (``ARESTO Nº 63-2017``, ``PROVIMENTO
+#: Nº 25/2017 - CGJ - Plenário``; inside an act of another kind, such a line heads a
+#: list of it: :func:`_listed_in`).
+_UNSEEN_HEADING = re.compile(
+    rf"{_UNSEEN_KIND}\s*(?:(?:{NUMBER_SIGN}\d[\d./-]*,?\s+|\s){_FULL_DATE}"
+    rf"|{NUMBER_SIGN}\d[\d.]*[/-](?:19|20)\d\d(?:\s*-\s*[A-Z]{{2,}}\b.*)?)\s*$")
+#: The same, its date on the next line (``ARESTO Nº 994,`` / ``DE 27 DE SETEMBRO DE
+#: 2017``), or its issuer named where a date or a number would be, the date or the
+#: number on the next line (``PROVIMENTOS DO CORREGEDOR-GERAL`` / ``Em 27 de
+#: setembro de 2017``, or ``Nº 12 - …``).
+_UNSEEN_OVER_ITS_DATE = re.compile(
+    rf"{_UNSEEN_KIND}\s*(?:{NUMBER_SIGN}\d[\d./-]*,?|\s+(?:DO|DA|DOS|DAS)(?:\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ-]+)+)"
+    r"\s*$")
+#: A line that dates or numbers the act whose heading is above it.
+_DATE_OR_NUMBER_LINE = re.compile(
+    rf"(?:{_FULL_DATE}|Em\s+\d{{1,2}}º?\s+de\s+[a-zç]+\s+de\s+\d{{4}}|{NUMBER_SIGN}\d[\d./]*\s+-)")
 #: A kind's number: ``Nº 2506/2014``, ``No- 2.304``.
 _NUMBERED = re.compile(rf"\s*{NUMBER_SIGN}\d[\d./]*")
 #: What may follow a number in a heading in mixed case: the year, the issuer, a date —
@@ -166,8 +190,8 @@ class _Draft:
                    self.lines[-1].page, start, end, text[start:end])
 
 
-def heading_kind(line: str) -> str | None:
-    """The kind of act ``line`` is the heading of, or None.
+def heading_kind(line: str, after: str = "") -> str | None:
+    """The kind of act ``line`` is the heading of (``after``: the line below it), or None.
 
     >>> heading_kind("PORTARIA Nº 564, DE 30 DE SETEMBRO DE 2014")
     'portaria'
@@ -206,7 +230,7 @@ def heading_kind(line: str) -> str | None:
     if word not in KINDS and word.endswith("N") and word[:-1] in KINDS:
         word = word[:-1]  # "PORTARIAN o- 1.875": the number sign glued to the kind
     if word not in KINDS:  # a kind never seen: known by the whole shape of its heading
-        return word.lower() if len(word) >= 4 and _NUMBERED_AND_DATED.match(line) else None
+        return _unseen_kind(word, line, after)
     if not _HEADING_REST.match(line[len(word):]) or _quotes_its_kind(word, line):
         return None
     # in capitals throughout, or up to its number ("ACÓRDÃO Nº 2506/2014 - TCU - Plenário")
@@ -233,6 +257,30 @@ def _quotes_its_kind(word: str, line: str) -> bool:
     return bool(re.search(rf"\b{word}\b", before))
 
 
+def _unseen_kind(word: str, line: str, after: str) -> str | None:
+    """The kind ``word``, which :data:`KINDS` does not have, if ``line`` has a heading's
+    whole shape (:data:`_UNSEEN_HEADING`), or with the line ``after`` it
+    (:data:`_UNSEEN_OVER_ITS_DATE`); None for a body's name (``SECRETARIA DA RECEITA``
+    over ``Em 2 de outubro de 2017`` heads no act: the heading was lost).
+
+    >>> _unseen_kind("PROVIMENTO", "PROVIMENTO Nº 364,", "DE 30 DE SETEMBRO DE 2014")
+    'provimento'
+    >>> _unseen_kind("PROVIMENTOS", "PROVIMENTOS DO CORREGEDOR-GERAL",
+    ...              "Em 27 de setembro de 2017")
+    'provimentos'
+    >>> _unseen_kind("PROVIMENTO", "PROVIMENTO Nº 2518/2014 - TCU - Plenário", "")
+    'provimento'
+    >>> _unseen_kind("PROCESSO", "PROCESSO Nº 48500.006919/2013-25", "") is None
+    True
+    """
+    if _BODY_WORDS.match(line):
+        return None
+    if _UNSEEN_HEADING.match(line) or (_UNSEEN_OVER_ITS_DATE.match(line)
+                                       and _DATE_OR_NUMBER_LINE.match(after)):
+        return word.lower()
+    return None
+
+
 def find_acts(pages: Sequence[Page]) -> list[Act]:
     """The acts of an edition, in the order printed. Text before the first heading
     (the masthead, the table of contents) belongs to no act."""
@@ -254,6 +302,11 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
             ministry, fresh, capitals = " ".join(b.text for b in banner), True, []
             if current is not None and current.lines[-len(banner):] == banner:
                 del current.lines[-len(banner):]
+        elif kind and current and (_listed_in(current, kind, line.text, capitals) or (
+                not fresh and _item_of(current, kind, line.text, capitals))):
+            # "DECISÃO LIMINAR" under "DECISÕES DE …", "RELAÇÃO Nº 75/2014" under "DESPACHO …"
+            current.lines.append(line)
+            current.open, capitals = False, []
         elif kind and current and current.open and not capitals \
                 and _groups(current, line.text):
             acts[-1] = _grouped(current, kind, line)  # "ATOS DO PODER EXECUTIVO" / "DECRETO Nº 1"
@@ -264,9 +317,6 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
             current.heading = [line.text]  # the act's own heading under a title repeating it
             current.lines.append(line)
             current.open = True
-        elif kind and current and not fresh and _item_of(current, kind, line.text, capitals):
-            current.lines.append(line)  # "DECISÃO LIMINAR" under "DECISÕES DE 26 DE …"
-            current.open, capitals = False, []
         elif kind:
             acts.append(_new_act(kind, line, capitals, current, ministry, fresh))
             fresh, capitals = False, []
@@ -287,10 +337,10 @@ def _heading_kind_at(lines: list[_Line], index: int, recent: list[_Line]) -> str
     """The kind of act ``lines[index]`` heads (``recent``: the lines before it), or None;
     None too for a capitalised phrase that a title or a sentence runs through."""
     line = lines[index]
-    kind = heading_kind(line.text)
+    after = lines[index + 1].text if index + 1 < len(lines) else ""
+    kind = heading_kind(line.text, after)
     if kind and _inside_a_sentence(
-            recent[-1].text if recent else "", line.text,
-            lines[index + 1].text if index + 1 < len(lines) else "",
+            recent[-1].text if recent else "", line.text, after,
             same_page=bool(recent) and recent[-1].page == line.page):
         return None
     return kind
@@ -387,6 +437,23 @@ def _item_of(act: _Draft, kind: str, line: str, capitals: list[_Line]) -> bool:
             and not _names(names[_first_body(names):]))
 
 
+def _listed_in(act: _Draft, kind: str, line: str, capitals: list[_Line]) -> bool:
+    """``line`` heads a list inside ``act``, not an act: a kind never seen with a
+    number but no date (``RELAÇÃO Nº 75/2014``), under an act of another kind
+    (``DESPACHO DO SUPERINTENDENTE``), with no signature straight above it (a line of
+    two words or more in capitals, letters alone) and no new issuing body: the lines
+    in capitals above it are the list's entries (``868.204/2010-CLAUDIO ROQUE
+    MARTINS``, ``ERPM``)."""
+    names = [c.text for c in capitals]
+    signed = bool(names) and _SIGNATURE.fullmatch(names[-1]) is not None
+    return (kind not in _KIND_NAMES and act.kind != kind and not re.search(_FULL_DATE, line)
+            and not signed and not _names(names[_first_body(names):]))
+
+
+#: A signature's shape: two words or more of letters alone (``JOSÉ HENRIQUE PAIM``).
+_SIGNATURE = re.compile(r"[^\W\d_](?:[^\W\d_]|[.'-])*(?:\s+[^\W\d_](?:[^\W\d_]|[.'-])*)+")
+#: The kinds' names (:data:`KINDS`'s values).
+_KIND_NAMES = frozenset(KINDS.values())
 #: A kind's name alone, or with one qualifier (``DECISÃO LIMINAR``).
 _BARE = re.compile(r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]+(\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]+)?\s*")
 
