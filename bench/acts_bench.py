@@ -35,11 +35,14 @@ published. With ``--run-pages N``, the same three runs on the edition's first N 
 edition, where a run's fixed costs weigh more). With ``--scan``, the reporting gold's
 pages (the 20 where an act starts) are also photocopied into an image-only PDF
 (``pairing_data.scanned``), read by OCR as ``gazette ingest`` reads it, cut into acts
-and scored against the same gold: a scanned edition's acts.
+and scored against the same gold: a scanned edition's acts. With ``--unseen-kinds``, the
+edition and its gold with every kind's name renamed to one the finder's list does not
+hold (``PROVIMENTO``, ``PROVIMENTOS``): acts known by their headings' shape alone.
 
 Usage::
 
-    .venv/bin/python bench/acts_bench.py --shared ../shared [--scan] [--run] [--run-pages N]
+    .venv/bin/python bench/acts_bench.py --shared ../shared [--scan] [--unseen-kinds]
+        [--run] [--run-pages N]
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ import sys
 import tempfile
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import replace
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -64,7 +68,7 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline import workers  # noqa: E402
 from pipeline.config import Settings  # noqa: E402
-from pipeline.editions.acts import Act, find_acts  # noqa: E402
+from pipeline.editions.acts import KINDS, Act, find_acts  # noqa: E402
 from pipeline.editions.treaties import treaty_in  # noqa: E402
 from pipeline.read.ingest import ingest, source_for  # noqa: E402
 from pipeline.records import IngestedDocument  # noqa: E402
@@ -144,12 +148,15 @@ def score(acts: list[Act], gold: list[tuple[int, str, str]]) -> dict[str, float]
             "recall": matched / len(gold), "kind": right_kind / matched if matched else 0.0}
 
 
-def report(acts: list[Act], golds: dict[str, Path]) -> None:
-    """Print :func:`score` for each gold file, and over the reporting ones together."""
+def report(acts: list[Act], golds: dict[str, Path],
+           heading: Callable[[str], str] = str) -> None:
+    """Print :func:`score` for each gold file (its headings as ``heading`` gives them),
+    and over the reporting ones together."""
     reporting = {"gold": 0.0, "found": 0.0, "matched": 0.0}
     for name, path in golds.items():
         print(f"  {name}:")
-        figures = score(acts, read_gold(path))
+        figures = score(acts, [(page, kind, heading(head))
+                               for page, kind, head in read_gold(path)])
         print(f"  {name}: {figures['gold']} gold acts, {figures['found']} found, "
               f"{figures['matched']} matched: boundary precision {figures['precision']:.3f}, "
               f"recall {figures['recall']:.3f}; kind right for {figures['kind']:.3f} "
@@ -192,6 +199,32 @@ def scanned_reporting(pdf: Path) -> None:
     report(acts, golds)
 
 
+def renamed(text: str) -> str:
+    """``text`` with every kind's name that :data:`KINDS` holds, in capitals, renamed to
+    a kind it does not hold (:data:`UNSEEN`), plural for plural.
+
+    >>> renamed("PORTARIAS DE 29 DE SETEMBRO / DECRETO Nº 1 / PORTARIAN o- 2 / Portaria")
+    'PROVIMENTOS DE 29 DE SETEMBRO / PROVIMENTO Nº 1 / PROVIMENTON o- 2 / Portaria'
+    """
+    return _KIND_WORD.sub(lambda m: UNSEEN[m.group(1).endswith("S")], text)
+
+
+#: What ``--unseen-kinds`` names every kind: singular, plural.
+UNSEEN = ("PROVIMENTO", "PROVIMENTOS")
+_KIND_WORD = re.compile(r"\b(" + "|".join(sorted(KINDS, key=len, reverse=True))
+                        + r")(?=N?\b)")
+
+
+def unseen_kinds(document: IngestedDocument) -> None:
+    """The edition cut with every kind's name renamed (:func:`renamed`), in its
+    text and in the gold: how far the finder knows acts by their headings' shape, not by
+    its list of kinds."""
+    pages = [replace(page, text=renamed(page.text)) for page in document.pages]
+    acts = find_acts(pages)
+    print(f"every kind renamed {UNSEEN[0]}: {len(acts)} acts found")
+    report(acts, GOLD, renamed)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
@@ -203,6 +236,9 @@ def main() -> None:
     parser.add_argument("--run-pages", type=int, metavar="N",
                         help="also time `gazette run` on the edition's first N pages (a "
                              "smaller edition, where a run's fixed costs weigh more)")
+    parser.add_argument("--unseen-kinds", action="store_true",
+                        help="also cut the edition with every kind's name renamed to one "
+                             "the finder does not know")
     args = parser.parse_args()
     pdf = args.shared / "corpora/brazil-pdfs/DOUS1a.pdf"
 
@@ -225,6 +261,8 @@ def main() -> None:
     print(f"  time: reading {read:.1f} s, finding acts "
           f"{cut:.2f} s ({cut / read:.1%} of reading)")
 
+    if args.unseen_kinds:
+        unseen_kinds(document)
     if args.scan:
         scanned_reporting(pdf)
     if args.run:
