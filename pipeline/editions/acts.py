@@ -88,25 +88,27 @@ _HEADING_REST = re.compile(
     )""", re.VERBOSE)
 
 #: A kind's name never seen, and perhaps a qualifier, in capitals (``ARESTO``,
-#: ``RECOMENDAÇÃO CONJUNTA``).
-_UNSEEN_KIND = r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{4,}(?:\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,})?"
+#: ``RECOMENDAÇÃO CONJUNTA``, ``EXTRATO DE CONTRATO``).
+_UNSEEN_KIND = r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{4,}(?:\s+(?:D[EOA]S?\s+)?[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,})?"
+#: An act's number, perhaps with its issuer's mark: ``994``, ``63-2017``, ``1.643/GC3``.
+_UNSEEN_NUMBER = rf"{NUMBER_SIGN}\d[\d./-]*[A-Z\d]*"
 #: A date in full, in capitals: ``DE 27 DE SETEMBRO DE 2017``.
 _FULL_DATE = r"DE\s+\d{1,2}º?\s+DE\s+[A-ZÇ]+\s+DE\s+\d{4}"
 #: A heading whose kind no word of :data:`KINDS` names, known by its shape alone: the
-#: kind, then a number and a full date (``ARESTO Nº 994, DE 27 DE SETEMBRO DE 2017``),
-#: a full date alone (``PROVIMENTOS DE 27 DE SETEMBRO DE 2017``), or a number that
-#: carries its year, alone or before its issuer (``ARESTO Nº 63-2017``, ``PROVIMENTO
-#: Nº 25/2017 - CGJ - Plenário``; inside an act of another kind, such a line heads a
-#: list of it: :func:`_listed_in`).
+#: kind, then a number and a full date (``ARESTO Nº 994, DE 27 DE SETEMBRO DE 2017``,
+#: perhaps marked for a note: ``(*)``), a full date alone (``PROVIMENTOS DE 27 DE
+#: SETEMBRO DE 2017``), or a number that carries its year, alone or before its issuer
+#: (``ARESTO Nº 63-2017``, ``PROVIMENTO Nº 25/2017 - CGJ - Plenário``; inside an act of
+#: another kind, such a line heads a list of it: :func:`_listed_in`).
 _UNSEEN_HEADING = re.compile(
-    rf"{_UNSEEN_KIND}\s*(?:(?:{NUMBER_SIGN}\d[\d./-]*,?\s+|\s){_FULL_DATE}"
+    rf"{_UNSEEN_KIND}\s*(?:(?:{_UNSEEN_NUMBER},?\s+|\s){_FULL_DATE}(?:\s*\(?\*\)?)?"
     rf"|{NUMBER_SIGN}\d[\d.]*[/-](?:19|20)\d\d(?:\s*-\s*[A-Z]{{2,}}\b.*)?)\s*$")
 #: The same, its date on the next line (``ARESTO Nº 994,`` / ``DE 27 DE SETEMBRO DE
 #: 2017``), or its issuer named where a date or a number would be, the date or the
 #: number on the next line (``PROVIMENTOS DO CORREGEDOR-GERAL`` / ``Em 27 de
 #: setembro de 2017``, or ``Nº 12 - …``).
 _UNSEEN_OVER_ITS_DATE = re.compile(
-    rf"{_UNSEEN_KIND}\s*(?:{NUMBER_SIGN}\d[\d./-]*,?|\s+(?:DO|DA|DOS|DAS)(?:\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ-]+)+)"
+    rf"{_UNSEEN_KIND}\s*(?:{_UNSEEN_NUMBER},?|\s+(?:DO|DA|DOS|DAS)(?:\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ-]+)+)"
     r"\s*$")
 #: A line that dates or numbers the act whose heading is above it.
 _DATE_OR_NUMBER_LINE = re.compile(
@@ -270,6 +272,8 @@ def _unseen_kind(word: str, line: str, after: str) -> str | None:
     'provimentos'
     >>> _unseen_kind("PROVIMENTO", "PROVIMENTO Nº 2518/2014 - TCU - Plenário", "")
     'provimento'
+    >>> _unseen_kind("ARESTO", "ARESTO Nº 1.643/GC3, DE 29 DE SETEMBRO DE 2014 (*)", "")
+    'aresto'
     >>> _unseen_kind("PROCESSO", "PROCESSO Nº 48500.006919/2013-25", "") is None
     True
     """
