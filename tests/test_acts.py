@@ -211,6 +211,22 @@ def test_kinds_never_seen_are_acts_by_their_heading_s_shape():
     assert all(a.bodies == ("Tribunal Marítimo",) for a in acts)
 
 
+def test_specks_ocr_read_around_a_heading_do_not_hide_it():
+    """OCR reads a speck before a heading as a hyphen, or one after its kind as a stop;
+    on a page it read, the heading is known all the same (its text as printed), while
+    a text layer's marks are the page's own."""
+    text = ("Ministério da Justiça\n.\nDEPARTAMENTO DE POLÍCIA FEDERAL\n"
+            "-ALVARÁ Nº 3.605, DE 24 DE SETEMBRO DE 2014\nA COORDENADORA-GERAL, no uso\n"
+            "FULANA DE TAL\nDIVISÃO DE PERMANÊNCIA DE ESTRANGEIROS\nDESPACHOS. DO CHEFE\n"
+            "DEFIRO o pedido.\n")
+    scanned = find_acts([Page(1, "ocr", "a scan", text)])
+    assert [(a.kind, a.heading) for a in scanned] == [
+        ("alvará", "ALVARÁ Nº 3.605, DE 24 DE SETEMBRO DE 2014"),
+        ("despacho", "DESPACHOS DO CHEFE")]
+    assert scanned[0].text.startswith("DEPARTAMENTO DE POLÍCIA FEDERAL\n-ALVARÁ")
+    assert find_acts(pages(text)) == []
+
+
 def test_a_line_announcing_a_quote_is_no_announcement_before_an_act_s_body():
     # a retificação announces the heading it quotes; a contract's empty "TESTEMUNHAS:"
     # (its signature lines lost to OCR) does not, as the authority acting follows
