@@ -32,10 +32,11 @@ and against the reading inside the run (flow start to the last page read, from i
 log), with the acts' time (the edition cut to the last act done) and the acts
 published. With ``--run-pages N``, the same three runs on the edition's first N pages
 (and the planted decree's), against this script's reading of those pages (a smaller
-edition, where a run's fixed costs weigh more). With ``--scan``, the reporting gold's
-pages (the 20 where an act starts) are also photocopied into an image-only PDF
-(``pairing_data.scanned``), read by OCR as ``gazette ingest`` reads it, cut into acts
-and scored against the same gold: a scanned edition's acts. With ``--unseen-kinds``, the
+edition, where a run's fixed costs weigh more). With ``--scan``, each half's gold pages
+(tuning: the 27 of pages 1-15, 102-106 and 113-119; reporting: the 20 where an act
+starts) are also photocopied into an image-only PDF (``pairing_data.scanned``), read by
+OCR as ``gazette ingest`` reads it, cut into acts and scored against the same gold: a
+scanned edition's acts. With ``--unseen-kinds``, the
 edition and its gold with every kind's name renamed to one the finder's list does not
 hold (``PROVIMENTO``, ``PROVIMENTOS``): acts known by their headings' shape alone.
 
@@ -180,21 +181,22 @@ def read_edition(pdf: Path) -> tuple[IngestedDocument, float]:
     return document, time.perf_counter() - started
 
 
-def scanned_reporting(pdf: Path) -> None:
-    """The reporting gold's pages photocopied (``pairing_data.scanned``: 300 dpi, gray
-    paper, noise, a turn under 1°, JPEG; no text layer) into one PDF, read by OCR as
-    ``gazette ingest`` reads it, cut into acts and scored against the same gold."""
-    from pairing_data import scanned
+def scanned(pdf: Path, half: str) -> None:
+    """The pages of a ``half``'s gold (``tuning`` or ``reporting``) photocopied
+    (``pairing_data.scanned``: 300 dpi, gray paper, noise, a turn under 1°, JPEG; no
+    text layer) into one PDF, read by OCR as ``gazette ingest`` reads it, cut into acts
+    and scored against the same gold."""
+    from pairing_data import scanned as photocopied
 
-    golds = {name: path for name, path in GOLD.items() if name.startswith("reporting")}
+    golds = {name: path for name, path in GOLD.items() if name.startswith(half)}
     numbers = sorted({page for path in golds.values() for page, _, _ in read_gold(path)})
     with tempfile.TemporaryDirectory() as tmp:
-        scan = Path(tmp) / f"{pdf.stem}-reporting-scan.pdf"
-        scanned(pdf, scan, seed=SCAN_SEED, numbers=numbers)
+        scan = Path(tmp) / f"{pdf.stem}-{half}-scan.pdf"
+        photocopied(pdf, scan, seed=SCAN_SEED, numbers=numbers)
         document, read = read_edition(scan)
     acts = [replace(act, first_page=numbers[act.first_page - 1],
                     last_page=numbers[act.last_page - 1]) for act in find_acts(document.pages)]
-    print(f"the reporting pages scanned ({len(numbers)} pages, read by OCR in {read:.0f} s): "
+    print(f"the {half} pages scanned ({len(numbers)} pages, read by OCR in {read:.0f} s): "
           f"{len(acts)} acts found")
     report(acts, golds)
 
@@ -231,8 +233,8 @@ def main() -> None:
     parser.add_argument("--run", action="store_true",
                         help="also time `gazette run` on the edition in a fresh project")
     parser.add_argument("--scan", action="store_true",
-                        help="also cut the acts of the reporting pages photocopied and "
-                             "read by OCR")
+                        help="also cut the acts of each half's gold pages photocopied "
+                             "and read by OCR")
     parser.add_argument("--run-pages", type=int, metavar="N",
                         help="also time `gazette run` on the edition's first N pages (a "
                              "smaller edition, where a run's fixed costs weigh more)")
@@ -264,7 +266,8 @@ def main() -> None:
     if args.unseen_kinds:
         unseen_kinds(document)
     if args.scan:
-        scanned_reporting(pdf)
+        for half in ("tuning", "reporting"):
+            scanned(pdf, half)
     if args.run:
         run_all(pdf, read, args.shared)
     if args.run_pages:
