@@ -404,7 +404,8 @@ def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = Tru
     PARA PREVENÇÃO E`` / ``RESOLUÇÃO DE LITÍGIOS``), or announces it on the same page
     (``Onde se lê:``: a retificação quoting an act's heading; an act cut off at a page's
     end is no announcement), or the line below runs on in lower case (``DECLARAÇÃO DO
-    FORNECEDOR`` / ``relativa a mercadorias …``).
+    FORNECEDOR`` / ``relativa a mercadorias …``) — after a heading ending with its
+    full date, such a line is another column's, on a page OCR read across its columns.
 
     >>> _inside_a_sentence("REGULAMENTO INTERNO PARA PREVENÇÃO E", "RESOLUÇÃO DE LITÍGIOS",
     ...                    "Definições")
@@ -414,6 +415,9 @@ def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = Tru
     True
     >>> _inside_a_sentence("LUÍS ADAMS", "PORTARIA Nº 360, DE 30 DE SETEMBRO DE 2014",
     ...                    "O ADVOGADO-GERAL DA UNIÃO, no uso das atri-")
+    False
+    >>> _inside_a_sentence("", "PORTARIA Nº 568, DE 30 DE SETEMBRO DE 2014",
+    ...                    "de 2 de março de 2012, alterado pelo Decreto nº 8.066")
     False
 
     A heading that an authority acting follows (in capitals, then what it does in lower
@@ -428,7 +432,8 @@ def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = Tru
     continues_title = _mostly_capitals(before) and not spaced and bool(
         _CONNECTIVE.search(before))
     announced = same_page and before.rstrip().endswith(":") and not _OPENS_AN_ACT.match(after)
-    runs_on = bool(after) and after[0].islower() and not line.rstrip().endswith(("-", ","))
+    runs_on = (bool(after) and after[0].islower() and not line.rstrip().endswith(("-", ","))
+               and not re.search(rf"{_FULL_DATE}\s*$", line))
     return continues_title or announced or runs_on
 
 
