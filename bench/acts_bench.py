@@ -150,9 +150,9 @@ def score(acts: list[Act], gold: list[tuple[int, str, str]]) -> dict[str, float]
 
 
 def report(acts: list[Act], golds: dict[str, Path],
-           heading: Callable[[str], str] = str) -> None:
+           heading: Callable[[str], str] = str, half: str = "reporting") -> None:
     """Print :func:`score` for each gold file (its headings as ``heading`` gives them),
-    and over the reporting ones together."""
+    and over the ``half``'s together."""
     reporting = {"gold": 0.0, "found": 0.0, "matched": 0.0}
     for name, path in golds.items():
         print(f"  {name}:")
@@ -162,10 +162,10 @@ def report(acts: list[Act], golds: dict[str, Path],
               f"{figures['matched']} matched: boundary precision {figures['precision']:.3f}, "
               f"recall {figures['recall']:.3f}; kind right for {figures['kind']:.3f} "
               "of the matched")
-        if name.startswith("reporting"):
+        if name.startswith(half):
             for key in reporting:
                 reporting[key] += figures[key]
-    print(f"  all reporting pages: {reporting['gold']:.0f} gold acts, "
+    print(f"  all {half} pages: {reporting['gold']:.0f} gold acts, "
           f"{reporting['found']:.0f} found, {reporting['matched']:.0f} matched: boundary "
           f"precision {reporting['matched'] / max(1.0, reporting['found']):.3f}, "
           f"recall {reporting['matched'] / max(1.0, reporting['gold']):.3f}")
@@ -198,7 +198,7 @@ def scanned(pdf: Path, half: str) -> None:
                     last_page=numbers[act.last_page - 1]) for act in find_acts(document.pages)]
     print(f"the {half} pages scanned ({len(numbers)} pages, read by OCR in {read:.0f} s): "
           f"{len(acts)} acts found")
-    report(acts, golds)
+    report(acts, golds, half=half)
 
 
 def renamed(text: str) -> str:
