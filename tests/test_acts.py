@@ -212,18 +212,18 @@ def test_kinds_never_seen_are_acts_by_their_heading_s_shape():
 
 
 def test_specks_ocr_read_around_a_heading_do_not_hide_it():
-    """OCR reads a speck before a heading as a hyphen, or one after its kind as a stop;
-    on a page it read, the heading is known all the same (its text as printed), while
-    a text layer's marks are the page's own."""
+    """OCR reads a speck before a heading as a hyphen, or one after its kind as a stop,
+    and misreads a letter of the kind; on a page it read, the heading is known all the
+    same (its text as printed), while a text layer's marks are the page's own."""
     text = ("Ministério da Justiça\n.\nDEPARTAMENTO DE POLÍCIA FEDERAL\n"
-            "-ALVARÁ Nº 3.605, DE 24 DE SETEMBRO DE 2014\nA COORDENADORA-GERAL, no uso\n"
+            "-ABVARÁ Nº 3.605, DE 24 DE SETEMBRO DE 2014\nA COORDENADORA-GERAL, no uso\n"
             "FULANA DE TAL\nDIVISÃO DE PERMANÊNCIA DE ESTRANGEIROS\nDESPACHOS. DO CHEFE\n"
             "DEFIRO o pedido.\n")
     scanned = find_acts([Page(1, "ocr", "a scan", text)])
     assert [(a.kind, a.heading) for a in scanned] == [
-        ("alvará", "ALVARÁ Nº 3.605, DE 24 DE SETEMBRO DE 2014"),
+        ("alvará", "ABVARÁ Nº 3.605, DE 24 DE SETEMBRO DE 2014"),
         ("despacho", "DESPACHOS DO CHEFE")]
-    assert scanned[0].text.startswith("DEPARTAMENTO DE POLÍCIA FEDERAL\n-ALVARÁ")
+    assert scanned[0].text.startswith("DEPARTAMENTO DE POLÍCIA FEDERAL\n-ABVARÁ")
     assert find_acts(pages(text)) == []
 
 

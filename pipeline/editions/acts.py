@@ -281,8 +281,20 @@ def _unseen_kind(word: str, line: str, after: str) -> str | None:
         return None
     if _UNSEEN_HEADING.match(line) or (_UNSEEN_OVER_ITS_DATE.match(line)
                                        and _DATE_OR_NUMBER_LINE.match(after)):
-        return word.lower()
+        return _misread_kind(word) or word.lower()
     return None
+
+
+def _misread_kind(word: str) -> str | None:
+    """The kind of :data:`KINDS` that ``word`` is with one letter misread (OCR's
+    ``ABVARÁ`` for ``ALVARÁ``), for a word of five letters or more; None if none is.
+
+    >>> _misread_kind("ABVARÁ"), _misread_kind("ARESTO")
+    ('alvará', None)
+    """
+    near = [kind for name, kind in KINDS.items() if len(name) == len(word) >= 5
+            and sum(a != b for a, b in zip(name, word, strict=True)) == 1]
+    return near[0] if len(set(near)) == 1 else None
 
 
 def find_acts(pages: Sequence[Page]) -> list[Act]:
