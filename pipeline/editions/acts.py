@@ -517,7 +517,7 @@ def _banner_without_its_dot(line: str) -> bool:
 def _lines(pages: Sequence[Page]) -> Iterator[_Line]:
     """Each page's lines, stripped, with where they are in the edition's text; blank
     lines and running heads left out. A page read by OCR has its specks taken out of
-    the lines' text (:func:`without_specks`; where they are stays as printed)."""
+    the lines' text (:func:`_without_specks`; where they are stays as printed)."""
     base = 0
     for page in pages:
         if not page.text:
@@ -526,7 +526,7 @@ def _lines(pages: Sequence[Page]) -> Iterator[_Line]:
             stripped = match.group().strip()
             if stripped and not _RUNNING.match(stripped):
                 start = base + match.start() + match.group().index(stripped[0])
-                text = without_specks(stripped) if page.method == "ocr" else stripped
+                text = _without_specks(stripped) if page.method == "ocr" else stripped
                 yield _Line(text, page.number, start, start + len(stripped))
         base += len(page.text) + 2
 
@@ -538,12 +538,12 @@ _SPECK = re.compile(r"^[-–—.,_~|]{1,2}(?=[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{2})"
                     r"|^([A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,})\.(?= (?:DO|DA|DOS|DAS|DE) [A-ZÁÉÍÓÚÂÊÔÃÕÇ])")
 
 
-def without_specks(line: str) -> str:
+def _without_specks(line: str) -> str:
     """A line read by OCR without the specks it took for marks around capitals.
 
-    >>> without_specks("-ABVARÁ Nº 3.605, DE 24 DE SETEMBRO DE 2014")
+    >>> _without_specks("-ABVARÁ Nº 3.605, DE 24 DE SETEMBRO DE 2014")
     'ABVARÁ Nº 3.605, DE 24 DE SETEMBRO DE 2014'
-    >>> without_specks("DESPACHOS. DO CHEFE"), without_specks("EMPRESA LTDA. DE SÃO PAULO")
+    >>> _without_specks("DESPACHOS. DO CHEFE"), _without_specks("EMPRESA LTDA. DE SÃO PAULO")
     ('DESPACHOS DO CHEFE', 'EMPRESA LTDA. DE SÃO PAULO')
     """
     return _SPECK.sub(lambda match: match.group(1) or "", line)
