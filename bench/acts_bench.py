@@ -18,7 +18,10 @@ figures, 0.9 alike).
 Printed per gold file: boundary precision and recall, the share of matched acts of the
 right kind; over the whole edition: acts found, the share with issuing bodies and with
 a page range, the acts taken for treaties (``pipeline.editions.treaties``; the edition
-promulgates none), and the finder's time against reading the edition. With ``--run``,
+promulgates none), and the finder's time against reading the edition; then the same
+scores with every kind's name renamed, in the edition and its gold, to one the finder's
+list does not hold (``PROVIMENTO``, ``PROVIMENTOS``): acts known by their headings' shape
+alone, as an edition's kind never seen would be. With ``--run``,
 also ``gazette run`` in a fresh project (its own temporary Prefect server, every act a
 task), three times: on the edition alone; on the edition with an English text beside it
 that nothing in the edition translates (the Brazil–Sweden protocol's, from
@@ -36,14 +39,11 @@ edition, where a run's fixed costs weigh more). With ``--scan``, each half's gol
 (tuning: the 27 of pages 1-15, 102-106 and 113-119; reporting: the 20 where an act
 starts) are also photocopied into an image-only PDF (``pairing_data.scanned``), read by
 OCR as ``gazette ingest`` reads it, cut into acts and scored against the same gold: a
-scanned edition's acts. With ``--unseen-kinds``, the
-edition and its gold with every kind's name renamed to one the finder's list does not
-hold (``PROVIMENTO``, ``PROVIMENTOS``): acts known by their headings' shape alone.
+scanned edition's acts.
 
 Usage::
 
-    .venv/bin/python bench/acts_bench.py --shared ../shared [--scan] [--unseen-kinds]
-        [--run] [--run-pages N]
+    .venv/bin/python bench/acts_bench.py --shared ../shared [--scan] [--run] [--run-pages N]
 """
 
 from __future__ import annotations
@@ -238,9 +238,6 @@ def main() -> None:
     parser.add_argument("--run-pages", type=int, metavar="N",
                         help="also time `gazette run` on the edition's first N pages (a "
                              "smaller edition, where a run's fixed costs weigh more)")
-    parser.add_argument("--unseen-kinds", action="store_true",
-                        help="also cut the edition with every kind's name renamed to one "
-                             "the finder does not know")
     args = parser.parse_args()
     pdf = args.shared / "corpora/brazil-pdfs/DOUS1a.pdf"
 
@@ -263,8 +260,7 @@ def main() -> None:
     print(f"  time: reading {read:.1f} s, finding acts "
           f"{cut:.2f} s ({cut / read:.1%} of reading)")
 
-    if args.unseen_kinds:
-        unseen_kinds(document)
+    unseen_kinds(document)
     if args.scan:
         for half in ("tuning", "reporting"):
             scanned(pdf, half)
