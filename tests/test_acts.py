@@ -227,6 +227,25 @@ def test_specks_ocr_read_around_a_heading_do_not_hide_it():
     assert find_acts(pages(text)) == []
 
 
+def test_a_running_footer_worded_as_no_list_knows_is_known_by_recurring():
+    """Each page ends with a footer the finder has no pattern for (its code changing
+    from page to page): it is a running line, so the bodies printed at the foot of a
+    page still head the act at the top of the next, and no act ends with the footer."""
+    def page(body: str, number: int) -> str:
+        return (f"Diário da República - 2 de outubro de 2017\n{body}\n"
+                "Documento assinado digitalmente conforme MP nº 2.200-2\n"
+                f"Autenticado pelo código 000120171002{number:05d}\n")
+
+    acts = find_acts(pages(
+        page("Ministério da Economia\n.\nSECRETARIA DO TESOURO\n"
+             "PORTARIA Nº 11, DE 2 DE OUTUBRO DE 2017\nO SECRETÁRIO, no uso\nFULANO DE TAL", 1),
+        page("Art. 1º Fica aprovado.\nBELTRANO DE TAL\nSECRETARIA DE GESTÃO", 2),
+        page("PORTARIA Nº 12, DE 2 DE OUTUBRO DE 2017\nO SECRETÁRIO, no uso\nCICRANO", 3)))
+    assert [a.bodies for a in acts] == [("Ministério da Economia", "SECRETARIA DO TESOURO"),
+                                        ("Ministério da Economia", "SECRETARIA DE GESTÃO")]
+    assert acts[-1].text.endswith("O SECRETÁRIO, no uso\nCICRANO")
+
+
 def test_a_line_announcing_a_quote_is_no_announcement_before_an_act_s_body():
     # a retificação announces the heading it quotes; a contract's empty "TESTEMUNHAS:"
     # (its signature lines lost to OCR) does not, as the authority acting follows
