@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from pipeline.records import Page
+from pipeline.repair.rules import line_shape, repeated_lines
 
 __all__ = ["KINDS", "NUMBER_SIGN", "Act", "find_acts", "heading_kind"]
 
@@ -527,35 +528,22 @@ def _lines(pages: Sequence[Page]) -> Iterator[_Line]:
         for match in re.finditer(r"[^\n]+", page.text):
             stripped = match.group().strip()
             if stripped and not _RUNNING.match(stripped) \
-                    and _LONG_NUMBER.sub("#", stripped) not in recurring:
+                    and line_shape(stripped) not in recurring:
                 start = base + match.start() + match.group().index(stripped[0])
                 text = _without_specks(stripped) if page.method == "ocr" else stripped
                 yield _Line(text, page.number, start, start + len(stripped))
         base += len(page.text) + 2
 
 
-#: A run of five figures or more: a page's own code in a running footer.
-_LONG_NUMBER = re.compile(r"\d{5,}")
-#: The lines at a page's top or bottom looked at for running heads and footers.
-_EDGE = 4
-
-
 def _recurring(pages: Sequence[Page]) -> frozenset[str]:
-    """The running heads and footers of an edition, whatever their wording: lines
-    among the first or last :data:`_EDGE` of four in five of its pages or more (three
-    at least), long numbers aside (``pelo código 00012017100200001``). Not a line in
-    capitals (a signer of many acts signs at many pages' feet), nor one without words,
-    nor an act's heading."""
-    texts = [page.text for page in pages if page.text]
-    counts: dict[str, int] = {}
-    for text in texts:
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
-        for line in {_LONG_NUMBER.sub("#", line) for line in lines[:_EDGE] + lines[-_EDGE:]}:
-            counts[line] = counts.get(line, 0) + 1
-    least = max(3, 0.8 * len(texts))
-    return frozenset(line for line, count in counts.items() if count >= least
-                     and sum(c.isalpha() for c in line) >= 3 and not _mostly_capitals(line)
-                     and heading_kind(line) is None)
+    """The shapes of an edition's running heads and footers, whatever their wording:
+    the lines its pages repeat at their top or bottom, as the repair stage finds them
+    (:func:`pipeline.repair.rules.repeated_lines`), but not a line in capitals (a signer
+    of many acts signs at many pages' feet) nor an act's heading (its numbers taken
+    for figures: an edition of acórdãos may start most pages with one)."""
+    return frozenset(
+        shape for shape in repeated_lines([page.text for page in pages if page.text])
+        if not _mostly_capitals(shape) and heading_kind(shape.replace("#", "0")) is None)
 
 
 #: A speck OCR reads before a line in capitals (``-ABVARÁ Nº 3.605``), or as a stop
