@@ -202,7 +202,7 @@ def test_kinds_never_seen_are_acts_by_their_heading_s_shape():
     assert [(a.kind, a.heading) for a in acts] == [
         ("aresto", "ARESTO Nº 994, DE 27 DE SETEMBRO DE 2017"),
         ("provimento", "PROVIMENTO Nº 12, DE 27 DE SETEMBRO DE 2017"),
-        ("enunciados", "ENUNCIADOS DO CONSELHO PLENO"),
+        ("enunciado", "ENUNCIADOS DO CONSELHO PLENO"),
         ("aresto", "ARESTO Nº 995/2017 - TM - Plenário"),
         ("aresto", "ARESTO Nº 996/2017 - TM - Plenário"),
         ("despacho", "DESPACHO DO SUPERINTENDENTE")]

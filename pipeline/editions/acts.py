@@ -270,7 +270,7 @@ def _unseen_kind(word: str, line: str, after: str) -> str | None:
     'provimento'
     >>> _unseen_kind("PROVIMENTOS", "PROVIMENTOS DO CORREGEDOR-GERAL",
     ...              "Em 27 de setembro de 2017")
-    'provimentos'
+    'provimento'
     >>> _unseen_kind("PROVIMENTO", "PROVIMENTO Nº 2518/2014 - TCU - Plenário", "")
     'provimento'
     >>> _unseen_kind("ARESTO", "ARESTO Nº 1.643/GC3, DE 29 DE SETEMBRO DE 2014 (*)", "")
@@ -282,8 +282,25 @@ def _unseen_kind(word: str, line: str, after: str) -> str | None:
         return None
     if _UNSEEN_HEADING.match(line) or (_UNSEEN_OVER_ITS_DATE.match(line)
                                        and _DATE_OR_NUMBER_LINE.match(after)):
-        return _misread_kind(word) or word.lower()
+        return _misread_kind(word) or _singular(word.lower())
     return None
+
+
+#: Portuguese plural endings and their singulars, longest first.
+_PLURALS = (("ões", "ão"), ("ães", "ão"), ("ais", "al"), ("éis", "el"), ("ns", "m"),
+            ("res", "r"), ("zes", "z"), ("s", ""))
+
+
+def _singular(word: str) -> str:
+    """A kind's name in the singular, as :data:`KINDS` names the kinds it knows.
+
+    >>> _singular("provimentos"), _singular("relações"), _singular("aresto")
+    ('provimento', 'relação', 'aresto')
+    """
+    for plural, singular in _PLURALS:
+        if word.endswith(plural):
+            return word[:-len(plural)] + singular
+    return word
 
 
 def _misread_kind(word: str) -> str | None:
