@@ -24,7 +24,9 @@ sign and the ordinal indicator taken as one letter in the truth and in both read
 shows as the ``º`` OCR reads, and a degree sign, no letter, would cut ``N°`` from its
 word. The report also gives the means against the truth before 2026-12-06 (the
 layer's words grouped by position, only letter-spaced letters and ``doGabinete``
-mended: ``truth(…, "layer")``).
+mended: ``truth(…, "layer")``), and for each page the share of the truth's word
+bigrams, in the order the layer draws them, that each reading has (:func:`in_order`):
+a measure of the reading's order, which its misread words lower as well.
 
 Systems, on the same image-only PDF:
 
@@ -69,6 +71,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import ocr_bench  # noqa: E402
+from edition_bench import agreement, overall_agreement  # noqa: E402
 from pairing_data import scanned  # noqa: E402
 
 from pipeline.read import tesseract  # noqa: E402
@@ -230,6 +233,13 @@ def word_f1s(truths: list[str], texts: list[str]) -> list[float]:
             for t, o in zip(truths, texts, strict=True)]
 
 
+def in_order(truths: list[str], texts: list[str]) -> list[float]:
+    """Each page's share of the truth's word bigrams, in the order its layer draws them,
+    that the reading has (``edition_bench.agreement``, as :func:`compared` compares): an
+    order measure of a reading, which its misread words lower as well."""
+    return [agreement(compared(o), compared(t)) for t, o in zip(truths, texts, strict=True)]
+
+
 def report(half: str, numbers: list[int], truths: dict[str, list[str]], ours: list[str],
            methods: list[str], theirs: list[str],
            times: list[tuple[float, float, float, float]],
@@ -238,14 +248,20 @@ def report(half: str, numbers: list[int], truths: dict[str, list[str]], ours: li
     shape), and the CPU of each run (``times``: gazette's wall and CPU, the reference's
     wall and CPU) and of the one-page scans."""
     ours_f1, theirs_f1 = (word_f1s(truths["shown"], texts) for texts in (ours, theirs))
+    ours_order, theirs_order = (in_order(truths["shown"], texts) for texts in (ours, theirs))
     print(f"### {half} half: {len(numbers)} pages\n")
-    print("| page | read as | gazette word F1 | Tesseract word F1 |")
-    print("|---:|---|---:|---:|")
-    for number, method, a, b in zip(numbers, methods, ours_f1, theirs_f1, strict=True):
+    print("| page | read as | gazette word F1 | Tesseract word F1 | gazette bigrams | "
+          "Tesseract bigrams |")
+    print("|---:|---|---:|---:|---:|---:|")
+    for number, method, a, b, c, d in zip(numbers, methods, ours_f1, theirs_f1, ours_order,
+                                          theirs_order, strict=True):
         mark = " (below)" if a < b else ""
-        print(f"| {number} | {method} | {a:.3f}{mark} | {b:.3f} |")
+        print(f"| {number} | {method} | {a:.3f}{mark} | {b:.3f} | {c:.3f} | {d:.3f} |")
     mean = sum(ours_f1) / len(ours_f1), sum(theirs_f1) / len(theirs_f1)
-    print(f"| all | | **{mean[0]:.3f}** | {mean[1]:.3f} |")
+    whole = (overall_agreement([compared(t) for t in ours], [compared(t) for t in truths["shown"]]),
+             overall_agreement([compared(t) for t in theirs],
+                               [compared(t) for t in truths["shown"]]))
+    print(f"| all | | **{mean[0]:.3f}** | {mean[1]:.3f} | {whole[0]:.3f} | {whole[1]:.3f} |")
     below = sum(a < b for a, b in zip(ours_f1, theirs_f1, strict=True))
     print(f"\npages below plain Tesseract: {below} of {len(numbers)}")
     old = [sum(word_f1s(truths["layer"], texts)) / len(numbers) for texts in (ours, theirs)]
