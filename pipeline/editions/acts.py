@@ -471,9 +471,7 @@ def _item_of(act: _Draft, kind: str, line: str, capitals: list[_Line]) -> bool:
     """``line`` heads an item of ``act``, not an act: the bare name of the act's kind
     (``DECISÃO``, ``DECISÃO LIMINAR``: no number, date or issuer), with no new issuing
     body above it — the edition prints several decisions under one ``DECISÕES DE …``."""
-    names = [c.text for c in capitals]
-    return (act.kind == kind and bool(_BARE.fullmatch(line))
-            and not _names(names[_first_body(names):]))
+    return act.kind == kind and bool(_BARE.fullmatch(line)) and not _bodies_above(capitals)
 
 
 def _listed_in(act: _Draft, kind: str, line: str, capitals: list[_Line]) -> bool:
@@ -483,10 +481,17 @@ def _listed_in(act: _Draft, kind: str, line: str, capitals: list[_Line]) -> bool
     two words or more in capitals, letters alone) and no new issuing body: the lines
     in capitals above it are the list's entries (``868.204/2010-CLAUDIO ROQUE
     MARTINS``, ``ERPM``)."""
-    names = [c.text for c in capitals]
-    signed = bool(names) and _SIGNATURE.fullmatch(names[-1]) is not None
+    signed = bool(capitals) and _SIGNATURE.fullmatch(capitals[-1].text) is not None
     return (kind not in _KIND_NAMES and act.kind != kind and not re.search(_FULL_DATE, line)
-            and not signed and not _names(names[_first_body(names):]))
+            and not signed and not _bodies_above(capitals))
+
+
+def _bodies_above(capitals: list[_Line]) -> list[str]:
+    """The issuing bodies that the lines in capitals above a heading name
+    (:func:`_first_body`, :func:`_names`); empty where they are a signature or a case's
+    particulars only."""
+    names = [c.text for c in capitals]
+    return _names(names[_first_body(names):])
 
 
 #: A signature's shape: two words or more of letters alone (``JOSÉ HENRIQUE PAIM``).
