@@ -43,14 +43,16 @@ log = logging.getLogger(__name__)
 #: Stand-ins for the two signs drawn away from their place (private-use characters).
 SHORT_I, REPH = "\ue000", "\ue001"
 
+#: A glyph id as pdfplumber gives a glyph it cannot map to a character: ``(cid:23)``.
+_GLYPH_ID = r"\(cid:\d+\)"
 #: A glyph id, or a character that has no business inside a Devanagari word (a digit
 #: only right after Devanagari: ``27क`` is article 27A).
-_STAND_IN = r"\(cid:\d+\)|[A-Za-z’‘*+<>@\[\]^$#&=|~_{}\\(-]|(?<=[\u0900-\u097fA-Za-z])[0-9]"
+_STAND_IN = _GLYPH_ID + r"|[A-Za-z’‘*+<>@\[\]^$#&=|~_{}\\(-]|(?<=[\u0900-\u097fA-Za-z])[0-9]"
 _STAND_INS = re.compile(_STAND_IN)
 #: A word as a broken layer gives it: Devanagari and stand-ins, no spaces.
 _WORD = re.compile(rf"(?:[\u0900-\u0963\u0970-\u097f]|{_STAND_IN}|[{SHORT_I}{REPH}])+")
 _DEVANAGARI = re.compile("[\u0900-\u097f]")
-_GLYPH_IDS = re.compile(r"(?:\(cid:\d+\))+")
+_GLYPH_IDS = re.compile(f"(?:{_GLYPH_ID})+")
 _LETTER = re.compile(f"[\u0904-\u0914{DEVANAGARI_CONSONANTS}\u0960\u0961]")
 #: Stand-ins that are also punctuation a Hindi word may carry (``उप-पैरा``,
 #: ``(ख)``): read only where the reading makes a known word.
