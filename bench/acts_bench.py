@@ -153,7 +153,7 @@ def report(acts: list[Act], golds: dict[str, Path],
            heading: Callable[[str], str] = str, half: str = "reporting") -> None:
     """Print :func:`score` for each gold file (its headings as ``heading`` gives them),
     and over the ``half``'s together."""
-    reporting = {"gold": 0.0, "found": 0.0, "matched": 0.0}
+    together = {"gold": 0.0, "found": 0.0, "matched": 0.0}
     for name, path in golds.items():
         print(f"  {name}:")
         figures = score(acts, [(page, kind, heading(head))
@@ -163,12 +163,12 @@ def report(acts: list[Act], golds: dict[str, Path],
               f"recall {figures['recall']:.3f}; kind right for {figures['kind']:.3f} "
               "of the matched")
         if name.startswith(half):
-            for key in reporting:
-                reporting[key] += figures[key]
-    print(f"  all {half} pages: {reporting['gold']:.0f} gold acts, "
-          f"{reporting['found']:.0f} found, {reporting['matched']:.0f} matched: boundary "
-          f"precision {reporting['matched'] / max(1.0, reporting['found']):.3f}, "
-          f"recall {reporting['matched'] / max(1.0, reporting['gold']):.3f}")
+            for key in together:
+                together[key] += figures[key]
+    print(f"  all {half} pages: {together['gold']:.0f} gold acts, "
+          f"{together['found']:.0f} found, {together['matched']:.0f} matched: boundary "
+          f"precision {together['matched'] / max(1.0, together['found']):.3f}, "
+          f"recall {together['matched'] / max(1.0, together['gold']):.3f}")
 
 
 def read_edition(pdf: Path) -> tuple[IngestedDocument, float]:
@@ -181,18 +181,18 @@ def read_edition(pdf: Path) -> tuple[IngestedDocument, float]:
     return document, time.perf_counter() - started
 
 
-def scanned(pdf: Path, half: str) -> None:
+def scanned_half(pdf: Path, half: str) -> None:
     """The pages of a ``half``'s gold (``tuning`` or ``reporting``) photocopied
     (``pairing_data.scanned``: 300 dpi, gray paper, noise, a turn under 1°, JPEG; no
     text layer) into one PDF, read by OCR as ``gazette ingest`` reads it, cut into acts
     and scored against the same gold."""
-    from pairing_data import scanned as photocopied
+    from pairing_data import scanned
 
     golds = {name: path for name, path in GOLD.items() if name.startswith(half)}
     numbers = sorted({page for path in golds.values() for page, _, _ in read_gold(path)})
     with tempfile.TemporaryDirectory() as tmp:
         scan = Path(tmp) / f"{pdf.stem}-{half}-scan.pdf"
-        photocopied(pdf, scan, seed=SCAN_SEED, numbers=numbers)
+        scanned(pdf, scan, seed=SCAN_SEED, numbers=numbers)
         document, read = read_edition(scan)
     acts = [replace(act, first_page=numbers[act.first_page - 1],
                     last_page=numbers[act.last_page - 1]) for act in find_acts(document.pages)]
@@ -211,7 +211,7 @@ def renamed(text: str) -> str:
     return _KIND_WORD.sub(lambda m: UNSEEN[m.group(1).endswith("S")], text)
 
 
-#: What ``--unseen-kinds`` names every kind: singular, plural.
+#: What :func:`unseen_kinds` names every kind: singular, plural.
 UNSEEN = ("PROVIMENTO", "PROVIMENTOS")
 _KIND_WORD = re.compile(r"\b(" + "|".join(sorted(KINDS, key=len, reverse=True))
                         + r")(?=N?\b)")
@@ -263,7 +263,7 @@ def main() -> None:
     unseen_kinds(document)
     if args.scan:
         for half in ("tuning", "reporting"):
-            scanned(pdf, half)
+            scanned_half(pdf, half)
     if args.run:
         run_all(pdf, read, args.shared)
     if args.run_pages:

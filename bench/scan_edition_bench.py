@@ -258,9 +258,9 @@ def report(half: str, numbers: list[int], truths: dict[str, list[str]], ours: li
         mark = " (below)" if a < b else ""
         print(f"| {number} | {method} | {a:.3f}{mark} | {b:.3f} | {c:.3f} | {d:.3f} |")
     mean = sum(ours_f1) / len(ours_f1), sum(theirs_f1) / len(theirs_f1)
-    whole = (overall_agreement([compared(t) for t in ours], [compared(t) for t in truths["shown"]]),
-             overall_agreement([compared(t) for t in theirs],
-                               [compared(t) for t in truths["shown"]]))
+    truth = [compared(text) for text in truths["shown"]]
+    whole = [overall_agreement([compared(text) for text in texts], truth)
+             for texts in (ours, theirs)]
     print(f"| all | | **{mean[0]:.3f}** | {mean[1]:.3f} | {whole[0]:.3f} | {whole[1]:.3f} |")
     below = sum(a < b for a, b in zip(ours_f1, theirs_f1, strict=True))
     print(f"\npages below plain Tesseract: {below} of {len(numbers)}")
