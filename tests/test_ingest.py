@@ -260,6 +260,24 @@ def test_a_table_across_the_columns_is_read_row_by_row_under_its_two_line_cells(
             "5 AG 884-2 R$ 40.000,00") in text
 
 
+def test_a_column_beside_an_act_over_the_other_two_is_read_whole(shared: Path):
+    """DOU page 40: an act laid over two columns beside the third, which goes on with
+    an act from the page before. The act's centred heading lines cross the two
+    columns' gutter; they and the gaps between them made bands a line tall, too thin
+    to find the third column's gutter in, and each was read across the page
+    (``PORTARIA N° 248, DE 29 DE SETEMBRO DE 2014 cial;``). The running head, one
+    line across the page above them, stays whole (page 31)."""
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        text = text_in_reading_order(pdf.pages[39]).text
+        head = text_in_reading_order(pdf.pages[30]).text.splitlines()[0]
+    assert ("SECRETARIA NACIONAL DE PROTEÇÃO\nE DEFESA CIVIL\nPORTARIA N° 248, DE 29 DE "
+            "SETEMBRO DE 2014\nReconhece situação de emergência em municípios.\n") in text
+    assert ("antes da\nhomologação estadual para certificação da real situação emergen-\n"
+            "cial;\nConsiderando que as homologações") in text
+    assert text.splitlines()[1] == "ISSN 1677-7042 1 Nº 189, quarta-feira, 1 de outubro de 2014"
+    assert head == "Nº 189, quarta-feira, 1 de outubro de 2014 1 ISSN 1677-7042 31"
+
+
 def test_the_lower_edge_of_a_line_makes_no_band(shared: Path):
     """DOU page 59: only the lower edge of the last line of the top's three columns
     reaches the rows below them, and crosses a gutter there. Those rows were a band

@@ -506,6 +506,8 @@ class _Grid:
             leaves.append((x0, y0, x1, y1, members))
             return
         bands = self._whole_ruled_rows(_bands(region, gutters), x0, x1, y0)
+        bands = self._beside_a_column(members, gutters, bands, np.asarray(region.any(axis=1)),
+                                      x0, x1, y0)
         if len(bands) > 1:
             parts = self._split(members, self.cy, [y0 + row for row, _ in bands] + [y1])
             if len(parts) < 2:  # the other bands hold only the lower edges of its lines
@@ -546,10 +548,57 @@ class _Grid:
         starts = [y0 + row for row, _ in bands]
         held = bands[max(0, bisect.bisect_right(starts, float(self.cy[members[0]])) - 1)]
         parts = self._columns(members, gutters, held[1], x0, x1)
-        prose = len(parts) >= 2 and all(
+        return parts if self._prose(parts) else []
+
+    def _prose(self, parts: list[np.ndarray]) -> bool:
+        """Whether ``parts`` are two or more columns of running text: mostly letters,
+        :data:`MIN_TABLE_ROWS` lines or more each."""
+        return len(parts) >= 2 and all(
             self.letter[part].mean() > MIN_PROSE_LETTERS
             and len(_line_centres(self.cy[part])) >= MIN_TABLE_ROWS for part in parts)
-        return parts if prose else []
+
+    def _beside_a_column(self, members: np.ndarray, gutters: list[tuple[int, int]],
+                         bands: list[tuple[int, tuple[bool, ...]]], text: np.ndarray,
+                         x0: int, x1: int, y0: int) -> list[tuple[int, tuple[bool, ...]]]:
+        """``bands`` (of the region from ``x0``, ``x1``, ``y0``, whose rows with ink are
+        ``text``), each run of them that leaves one gutter uncrossed made one band, where
+        that gutter cuts the run into columns of prose (:meth:`_prose`).
+
+        A column of running text can stand beside a block laid across the other columns
+        (DOU page 40: an act over two columns, its centred heading lines crossing their
+        gutter, beside the third column). The block's heading lines and the gaps
+        between them make bands a line or two tall, too thin to find the column's
+        gutter in (:data:`MIN_GUTTER_RUN`): each was read across the page, heading and
+        column line by line. Joined, the run is cut at the gutter first. A table's
+        columns are no prose, and its rows stay bands. The region's first and last
+        lines, if thin (a running head, a footer: one line across the page), stay
+        bands of their own."""
+        run = max(1, round(MIN_GUTTER_RUN / CELL))
+        lines = _runs(text)
+        head = lines[0][1] if lines[0][1] - lines[0][0] < run else 0
+        foot = lines[-1][0] if len(lines) > 1 and lines[-1][1] - lines[-1][0] < run else len(text)
+        ends = [start for start, _ in bands[1:]] + [len(text)]
+        runs: list[tuple[list[int], tuple[bool, ...], bool]] = []  # bands, crossed, inner
+        for index, (start, crossed) in enumerate(bands):
+            inner = ends[index] > head and start < foot
+            if inner and runs and runs[-1][2]:
+                either = tuple(a or b for a, b in zip(runs[-1][1], crossed, strict=True))
+                if not all(either):
+                    runs[-1] = ([*runs[-1][0], index], either, True)
+                    continue
+            runs.append(([index], crossed, inner))
+        joined: list[tuple[int, tuple[bool, ...]]] = []
+        for indices, crossed, _ in runs:
+            first, last = indices[0], indices[-1]
+            top, bottom = max(bands[first][0], head), min(ends[last], foot)
+            part = members[(self.cy[members] >= y0 + top) & (self.cy[members] < y0 + bottom)]
+            if len(indices) > 1 and self._prose(self._columns(part, gutters, crossed, x0, x1)):
+                joined.extend([bands[first]] if top > bands[first][0] else [])
+                joined.append((top, crossed))
+                joined.extend([(bottom, bands[last][1])] if bottom < ends[last] else [])
+            else:
+                joined.extend(bands[i] for i in indices)
+        return joined
 
     def _whole_ruled_rows(self, bands: list[tuple[int, tuple[bool, ...]]], x0: int, x1: int,
                           y0: int) -> list[tuple[int, tuple[bool, ...]]]:
