@@ -19,11 +19,13 @@ pdfplumber parses the page into characters; everything after that is done here:
    columns no narrower than 18 % of it. Rows that keep every gutter are columns, read
    left to right; where rows cross gutters — a title, summary or table laid across
    the columns — the region is cut into bands, read top to bottom, and each band is
-   cut again. Horizontal ruled lines are drawn into the grid: a table's rules break
-   the white space between its cells, so a table is read row by row, and no band is
-   cut inside a ruled row (:meth:`_Grid._whole_ruled_rows`). A table with no
-   rules is told by its columns: they hold the same lines at the same heights, and
-   figures rather than words after the first (:meth:`_Grid._figures_in_rows`).
+   cut again. A column beside a block laid over the other columns is cut off first,
+   whole (:meth:`_Grid._beside_a_column`). Horizontal ruled lines are drawn into
+   the grid: a table's rules break the white space between its cells, so a table is
+   read row by row, and no band is cut inside a ruled row
+   (:meth:`_Grid._whole_ruled_rows`). A table with no rules is told by its columns:
+   they hold the same lines at the same heights, and figures rather than words after
+   the first (:meth:`_Grid._figures_in_rows`).
 5. **Lines.** Each region's characters become lines with pdfplumber's own text
    assembly (``extract_text``), as a plain ``page.extract_text()`` would read them.
 """
