@@ -93,8 +93,9 @@ _HEADING_REST = re.compile(
 _UNSEEN_KIND = r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{4,}(?:\s+(?:D[EOA]S?\s+)?[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,})?"
 #: An act's number, perhaps with its issuer's mark: ``994``, ``63-2017``, ``1.643/GC3``.
 _UNSEEN_NUMBER = rf"{NUMBER_SIGN}\d[\d./-]*[A-Z\d]*"
-#: A date in full, in capitals: ``DE 27 DE SETEMBRO DE 2017``.
-_FULL_DATE = r"DE\s+\d{1,2}º?\s+DE\s+[A-ZÇ]+\s+DE\s+\d{4}"
+#: A date in full, in capitals: ``DE 27 DE SETEMBRO DE 2017`` (its last ``DE`` may be
+#: left out: ``DE 26 DE SETEMBRO 2014``).
+_FULL_DATE = r"DE\s+\d{1,2}º?\s+DE\s+[A-ZÇ]+\s+(?:DE\s+)?\d{4}"
 #: A heading whose kind no word of :data:`KINDS` names, known by its shape alone: the
 #: kind, then a number and a full date (``ARESTO Nº 994, DE 27 DE SETEMBRO DE 2017``,
 #: perhaps marked for a note: ``(*)``), a full date alone (``PROVIMENTOS DE 27 DE
@@ -274,6 +275,8 @@ def _unseen_kind(word: str, line: str, after: str) -> str | None:
     >>> _unseen_kind("PROVIMENTO", "PROVIMENTO Nº 2518/2014 - TCU - Plenário", "")
     'provimento'
     >>> _unseen_kind("ARESTO", "ARESTO Nº 1.643/GC3, DE 29 DE SETEMBRO DE 2014 (*)", "")
+    'aresto'
+    >>> _unseen_kind("ARESTO", "ARESTO Nº 595, DE 26 DE SETEMBRO 2014", "")
     'aresto'
     >>> _unseen_kind("PROCESSO", "PROCESSO Nº 48500.006919/2013-25", "") is None
     True
