@@ -278,6 +278,23 @@ def test_a_column_beside_an_act_over_the_other_two_is_read_whole(shared: Path):
     assert head == "Nº 189, quarta-feira, 1 de outubro de 2014 1 ISSN 1677-7042 31"
 
 
+def test_columns_over_a_small_share_of_the_page_are_read_column_by_column(shared: Path):
+    """DOU page 64: three columns over the top sixth of the page, tables across it
+    below. The columns' gutters are empty in too few of the page's rows to be found,
+    and the three were read across, line by line (``à Câ DESPACHO DO
+    SUPERINTENDENTE mara``). The tables under them stay row by row; page 1's list of
+    parties (``ADV.(A/S) :RAFAEL BARBOSA …``, labels and names) is no prose and stays
+    line by line."""
+    with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
+        text = text_in_reading_order(pdf.pages[63]).text
+        parties = text_in_reading_order(pdf.pages[0]).text
+    assert ("disponíveis em www.aneel.gov.br/biblioteca.\nMARCOS BRAGATTO\n\n"
+            "SUPERINTENDÊNCIA DE REGULAÇÃO\nECONÔMICA\nDESPACHO DO SUPERINTENDENTE\n"
+            "Em 30 de setembro de 2014\nNº 3.968 - Processo") in text
+    assert "junto à Câ-\nmara de Comercialização" in text
+    assert "ADV.(A/S) :ADVOGADO-GERAL DA UNIÃO\n" in parties
+
+
 def test_the_lower_edge_of_a_line_makes_no_band(shared: Path):
     """DOU page 59: only the lower edge of the last line of the top's three columns
     reaches the rows below them, and crosses a gutter there. Those rows were a band

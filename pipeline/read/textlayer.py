@@ -20,9 +20,10 @@ pdfplumber parses the page into characters; everything after that is done here:
    left to right; where rows cross gutters — a title, summary or table laid across
    the columns — the region is cut into bands, read top to bottom, and each band is
    cut again. A column beside a block laid over the other columns is cut off first,
-   whole (:meth:`_Grid._beside_a_column`). Horizontal ruled lines are drawn into
-   the grid: a table's rules break the white space between its cells, so a table is
-   read row by row, and no band is cut inside a ruled row
+   whole (:meth:`_Grid._beside_a_column`); columns over too few of a region's rows to
+   have gutters in it are cut out of it across (:meth:`_Grid._stacked`). Horizontal
+   ruled lines are drawn into the grid: a table's rules break the white space between
+   its cells, so a table is read row by row, and no band is cut inside a ruled row
    (:meth:`_Grid._whole_ruled_rows`). A table with no rules is told by its columns:
    they hold the same lines at the same heights, and figures rather than words after
    the first (:meth:`_Grid._figures_in_rows`).
@@ -66,8 +67,13 @@ MIN_GUTTER_ROWS = 0.3
 MIN_TABLE_ROWS = 3
 ROW_TOLERANCE = 3.0
 MAX_LETTER_SHARE = 0.1
-#: Columns of running text are more than this share letters (a table's are figures).
+#: Columns of running text are more than this share letters (a table's are figures),
+#: and their lines hold this many characters on average.
 MIN_PROSE_LETTERS = 0.5
+MIN_PROSE_LINE = 20
+#: A region with no gutters is cut across at empty strips at least this tall (points)
+#: around a part that has columns of prose (:meth:`_Grid._stacked`).
+MIN_STACK_GAP = 8.0
 #: A table's row between two rules is at most this tall (points): a few lines of type.
 MAX_RULED_ROW = 48.0
 #: Two characters with the same text and font within this distance (points) are one.
@@ -503,10 +509,24 @@ class _Grid:
         x0, x1, y0, y1 = int(cols[0]), int(cols[-1]) + 1, int(rows[0]), int(rows[-1]) + 1
         region = occupied[y0:y1, x0:x1]
         self._rule(region, x0, y0)
-        gutters = _gutters(region) if depth < MAX_DEPTH else []
-        if not gutters:
+        if depth >= MAX_DEPTH:
             leaves.append((x0, y0, x1, y1, members))
             return
+        gutters = _gutters(region)
+        if not gutters:
+            parts = self._stacked(members, region, x0, x1, y0)
+        else:
+            parts = self._parts(members, gutters, region, x0, x1, y0, y1)
+        if len(parts) < 2:
+            leaves.append((x0, y0, x1, y1, members))
+            return
+        for part in parts:
+            self.cut(part, depth + 1, leaves)
+
+    def _parts(self, members: np.ndarray, gutters: list[tuple[int, int]], region: np.ndarray,
+               x0: int, x1: int, y0: int, y1: int) -> list[np.ndarray]:
+        """The region's members cut at its ``gutters``: into bands where rows cross
+        them, else into columns (none: the region is a leaf)."""
         bands = self._whole_ruled_rows(_bands(region, gutters), x0, x1, y0)
         bands = self._beside_a_column(members, gutters, bands, np.asarray(region.any(axis=1)),
                                       x0, x1, y0)
@@ -518,11 +538,31 @@ class _Grid:
             parts = self._columns(members, gutters, bands[0][1], x0, x1)
             if self._figures_in_rows(parts):
                 parts = []
-        if len(parts) < 2:
-            leaves.append((x0, y0, x1, y1, members))
-            return
-        for part in parts:
-            self.cut(part, depth + 1, leaves)
+        return parts
+
+    def _stacked(self, members: np.ndarray, region: np.ndarray, x0: int, x1: int, y0: int
+                 ) -> list[np.ndarray]:
+        """The members of a region with no gutters, cut across at empty strips
+        (:data:`MIN_STACK_GAP`) around each part between them that has columns of prose
+        (:meth:`_prose`); none if no part has.
+
+        Columns over a small share of a region's rows have no gutter in it
+        (:data:`MIN_GUTTER_ROWS`): DOU page 64 prints three columns over a sixth of the
+        page, tables across it under them, and its three columns were read across,
+        line by line. The strips between the other parts are no cut: a table's rows
+        stay together."""
+        gap = max(1, round(MIN_STACK_GAP / CELL))
+        empty = np.asarray(~region.any(axis=1))
+        strips = [(start, end) for start, end in _runs(empty) if end - start >= gap]
+        edges = [0, *((start + end) // 2 for start, end in strips), len(region)]
+        prose = [self._prose_in(self._within(members, y0 + top, y0 + bottom),
+                                region[top:bottom], x0, x1)
+                 for top, bottom in itertools.pairwise(edges)]
+        if not any(prose):
+            return []
+        cuts = [edge for edge, before, after in zip(edges[1:-1], prose[:-1], prose[1:], strict=True)
+                if before or after]
+        return self._split(members, self.cy, [y0, *(y0 + cut for cut in cuts), y0 + len(region)])
 
     def _columns(self, members: np.ndarray, gutters: list[tuple[int, int]],
                  crossed: tuple[bool, ...], x0: int, x1: int) -> list[np.ndarray]:
@@ -554,10 +594,24 @@ class _Grid:
 
     def _prose(self, parts: list[np.ndarray]) -> bool:
         """Whether ``parts`` are two or more columns of running text: mostly letters,
-        :data:`MIN_TABLE_ROWS` lines or more each."""
-        return len(parts) >= 2 and all(
-            self.letter[part].mean() > MIN_PROSE_LETTERS
-            and len(_line_centres(self.cy[part])) >= MIN_TABLE_ROWS for part in parts)
+        :data:`MIN_TABLE_ROWS` lines or more each, of :data:`MIN_PROSE_LINE` characters
+        or more on average (a list's labels, ``ADV.(A/S)``, are letters too)."""
+        def prose(part: np.ndarray) -> bool:
+            lines = len(_line_centres(self.cy[part]))
+            return bool(self.letter[part].mean() > MIN_PROSE_LETTERS) and (
+                lines >= MIN_TABLE_ROWS and len(part) >= MIN_PROSE_LINE * lines)
+        return len(parts) >= 2 and all(prose(part) for part in parts)
+
+    def _prose_in(self, members: np.ndarray, occupied: np.ndarray, x0: int, x1: int) -> bool:
+        """Whether ``members``, whose cells are ``occupied`` (from grid column ``x0`` to
+        ``x1``), stand in columns of prose."""
+        gutters = _gutters(occupied)
+        return bool(gutters) and self._prose(
+            self._columns(members, gutters, (False,) * len(gutters), x0, x1))
+
+    def _within(self, members: np.ndarray, top: float, bottom: float) -> np.ndarray:
+        """The members whose centres lie from grid row ``top`` to ``bottom``."""
+        return members[(self.cy[members] >= top) & (self.cy[members] < bottom)]
 
     def _beside_a_column(self, members: np.ndarray, gutters: list[tuple[int, int]],
                          bands: list[tuple[int, tuple[bool, ...]]], text: np.ndarray,
@@ -593,7 +647,7 @@ class _Grid:
         for indices, crossed, _ in runs:
             first, last = indices[0], indices[-1]
             top, bottom = max(bands[first][0], head), min(ends[last], foot)
-            part = members[(self.cy[members] >= y0 + top) & (self.cy[members] < y0 + bottom)]
+            part = self._within(members, y0 + top, y0 + bottom)
             if len(indices) > 1 and self._prose(self._columns(part, gutters, crossed, x0, x1)):
                 joined.extend([bands[first]] if top > bands[first][0] else [])
                 joined.append((top, crossed))
