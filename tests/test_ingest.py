@@ -348,12 +348,16 @@ def test_a_word_after_a_superscript_is_a_word_of_its_own(shared: Path):
 
 def test_superscript_ordinals_read_as_the_page_shows_them(shared: Path):
     """The DOU's layer spells the ``Nº`` its pages show as ``N``, a small raised ``o``
-    and a small hyphen for the rule under it (``No-``), and ``1º`` as ``1o``."""
+    and a small hyphen for the rule under it (``No-``), and ``1º`` as ``1o``. The
+    indicator is read on its figure's line: raised, its centre had fallen into the
+    band above the line on page 73 (``º º`` / ``De 1/1/2016 a 1/1/2017``)."""
     with pdfplumber.open(shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf") as pdf:
-        second, reformulations = (text_in_reading_order(pdf.pages[n]).text for n in (1, 128))
+        second, reformulations, dates = (text_in_reading_order(pdf.pages[n]).text
+                                         for n in (1, 128, 72))
     assert "PORTARIA Nº 360, DE 30" in second and "Art. 4º Fica" in second
     assert "No-" not in second and "4o " not in second
     assert "Aprovar as 1ªs Reformulaç" in reformulations
+    assert "Período de Execução De 1º/1/2016 a 1º/1/2017." in dates
 
 
 @pytest.mark.slow

@@ -370,7 +370,8 @@ def ordinal_indicators(chars: Sequence[Char]) -> list[Char]:
     :data:`SUPERSCRIPT_RISE`) after a figure, an ``N`` or a full stop as the ordinal
     indicator ``º`` or ``ª``, and the small hyphen drawn under one for its rule left
     out: the DOU's layer spells the ``Nº`` the page shows ``No-``, and ``1º`` ``1o``.
-    After a word a superscript letter is a footnote's mark, and stays.
+    The indicator takes its figure's height, so that it is read on its line. After a
+    word a superscript letter is a footnote's mark, and stays.
 
     >>> def char(text, x0, top, size=8.0):
     ...     return {"text": text, "x0": x0, "x1": x0 + size / 2, "top": top,
@@ -390,7 +391,8 @@ def ordinal_indicators(chars: Sequence[Char]) -> list[Char]:
         if (small and base is not None and char["text"] in _ORDINALS
                 and (base["text"] in "Nn." or base["text"].isdigit())
                 and char["bottom"] < base["bottom"] - SUPERSCRIPT_RISE * base["size"]):
-            kept.append(dict(char, text=_ORDINALS[char["text"]]))
+            kept.append(dict(char, text=_ORDINALS[char["text"]], top=base["top"],
+                             bottom=base["bottom"]))
             continue
         if char["text"].strip():
             base = char
