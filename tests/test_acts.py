@@ -154,7 +154,10 @@ def test_running_heads_and_text_in_capitals_start_no_act():
 
 
 def test_the_first_pages_of_a_real_edition_give_the_acts_marked_by_hand(shared: Path):
-    """DOU Seção 1 of 1 October 2014, pages 1-15, read as a run reads a text layer."""
+    """DOU Seção 1 of 1 October 2014, pages 1-15, read as a run reads a text layer. The
+    Ministry of Education's portarias on pages 10-14 each follow the last one's table of
+    institutions in capitals (``UNIVERSIDADE SALGADO DE OLIVEIRA`` / ``RUA LAMBARI, 10,
+    TÉRREO, …``): cells of that act, not bodies; each is its secretariat's."""
     gold = list(csv.DictReader(
         (line for line in (REPO / "bench/gold/dou-2014-10-01-s1-acts.tsv").open(
             encoding="utf-8") if not line.startswith("#")), delimiter="\t"))
@@ -167,6 +170,12 @@ def test_the_first_pages_of_a_real_edition_give_the_acts_marked_by_hand(shared: 
         assert (act.first_page, act.kind) == (int(marked["page"]), marked["kind"])
         assert "".join(act.heading.split()).startswith("".join(marked["heading"].split()))
         assert act.bodies and act.first_page <= act.last_page
+    secretariat = ("Ministério da Educação", "SECRETARIA DE REGULAÇÃO E SUPERVISÃO DA "
+                   "EDUCAÇÃO SUPERIOR")
+    portarias = [act for act in acts if act.heading.startswith(("PORTARIA Nº 56",
+                                                                 "PORTARIA Nº 57"))]
+    assert len(portarias) == 11 and {act.bodies for act in portarias} == {secretariat}
+    assert "RUA LAMBARI, 10, TÉRREO" in portarias[4].text  # the table after Nº 567
 
 
 def test_a_line_quoting_another_act_of_its_kind_is_text_of_the_act():

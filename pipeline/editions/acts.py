@@ -602,12 +602,26 @@ def _continues_heading(line: str) -> bool:
 def _first_body(capitals: list[str]) -> int:
     """Where the issuing bodies start among the capitals above a heading: at the first
     line that starts with a body's name (the lines before it are the last act's
-    signature, or the capitals its text ends with) after the last labelled line
-    (``REQUERENTE: SINDICATO …``, ``ASSUNTO: …``: a case's particulars, which name
-    bodies but are none); ``len(capitals)`` if none does."""
-    labelled = max((i for i, line in enumerate(capitals) if ":" in line), default=-1)
+    signature, or the capitals its text ends with) after the last line that names no
+    body: a labelled one (``REQUERENTE: SINDICATO …``, ``ASSUNTO: …``: a case's
+    particulars, which name bodies but are none) or one with a number that is no
+    ordinal (``RUA LAMBARI, 10, TÉRREO``: an address in a table's cell; ``DA 10ª
+    REGIÃO FISCAL`` names a body); ``len(capitals)`` if none does.
+
+    >>> _first_body(["JOSÉ DA SILVA", "SECRETARIA EXECUTIVA"])
+    1
+    >>> _first_body(["UNIVERSIDADE SALGADO DE OLIVEIRA", "RUA LAMBARI, 10, TÉRREO"])
+    2
+    """
+    particulars = max((i for i, line in enumerate(capitals)
+                       if ":" in line or _FIGURE.search(line)), default=-1)
     return next((i for i, line in enumerate(capitals)
-                 if i > labelled and _BODY_WORDS.match(line)), len(capitals))
+                 if i > particulars and _BODY_WORDS.match(line)), len(capitals))
+
+
+#: A number of two figures or more that is no ordinal (``10``, not ``10ª``; OCR may
+#: read the indicator ``a``); a figure alone may be OCR's speck (``5 DE IMIGRAÇÃO``).
+_FIGURE = re.compile(r"\d{2,}(?![\dºª°oa])")
 
 
 def _names(lines: list[str]) -> list[str]:
