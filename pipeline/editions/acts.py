@@ -359,7 +359,7 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
             fresh, capitals = False, []
         else:
             if current is not None:
-                if current.open and _continues_heading(line.text):
+                if current.open and _continues_heading(" ".join(current.heading), line.text):
                     current.heading.append(line.text)
                 else:
                     current.open = False
@@ -594,9 +594,19 @@ def _mostly_capitals(line: str) -> bool:
     return len(letters) >= 3 and sum(c.isupper() for c in letters) >= 0.8 * len(letters)
 
 
-def _continues_heading(line: str) -> bool:
-    """``DE 30 DE SETEMBRO DE 2014`` under ``PORTARIA INTERMINISTERIAL Nº 954,``."""
-    return bool(re.match(r"DE \d{1,2}º? DE [A-ZÇ]+ DE \d{4}", line))
+def _continues_heading(heading: str, line: str) -> bool:
+    """``line`` ends the date that ``heading`` (its lines so far) leaves unfinished.
+
+    >>> _continues_heading("PORTARIA INTERMINISTERIAL Nº 954,", "DE 30 DE SETEMBRO DE 2014")
+    True
+    >>> _continues_heading("ATO DECLARATÓRIO EXECUTIVO Nº 155, DE 30 DE", "SETEMBRO DE 2014")
+    True
+    >>> _continues_heading("PORTARIA Nº 12, DE 3 DE MARÇO DE 2014", "DE 30 DE SETEMBRO DE 2014")
+    False
+    """
+    return (not re.search(rf"{_FULL_DATE}\s*$", heading)
+            and bool(re.fullmatch(r"[A-ZÇ\d º]+", line))
+            and bool(re.search(rf"{_FULL_DATE}\s*$", f"{heading} {line}")))
 
 
 def _first_body(capitals: list[str]) -> int:
