@@ -286,3 +286,24 @@ def test_a_number_sign_ocr_misread_is_known_by_its_shape():
     cut = cut_edition(IngestedDocument(source_for(Path("dou.txt")), pages(text)))
     assert [act.doc_id for act in cut.acts] == [f"dou--decreto-8{n}" for n in range(385, 389)]
     assert re.match(rf"{NUMBER_SIGN}\d", "NEXO 5") is None  # "ANEXO 5": no sign
+
+
+def test_a_body_of_a_series_takes_the_place_of_its_rank_under_the_bodies_in_force():
+    """The DOU prints over an act the bodies that change: a chamber or a regional
+    office of a series replaces the one in force, under the council or secretariat
+    printed over an earlier act (CARF, DOU pages 23-28; Receita Federal, pages 31-32).
+    A body of one rank but no series stands where it is printed."""
+    acts = find_acts(pages(
+        "Ministério da Fazenda\n.\nCONSELHO ADMINISTRATIVO DE RECURSOS FISCAIS\n3ª SEÇÃO\n"
+        "1ª CÂMARA\n1ª TURMA ESPECIAL\nPAUTA DE JULGAMENTOS\nPauta das sessões de outubro.\n"
+        "FULANO DE TAL\nPresidente da Turma\n3ª CÂMARA\n3ª TURMA ESPECIAL\n"
+        "PAUTA DE JULGAMENTOS\nPauta das sessões de novembro.\nBELTRANO DE TAL\n"
+        "Presidente da Turma\n2ª TURMA ORDINÁRIA\nPAUTA DE JULGAMENTOS\nPauta das sessões.\n"
+        "SICRANO DE TAL\nSECRETARIA DA RECEITA FEDERAL DO BRASIL\n"
+        "INSTRUÇÃO NORMATIVA Nº 1.495, DE 30 DE SETEMBRO DE 2014\nDispõe sobre o tema.\n"))
+    council = ("Ministério da Fazenda", "CONSELHO ADMINISTRATIVO DE RECURSOS FISCAIS", "3ª SEÇÃO")
+    assert [act.bodies for act in acts] == [
+        (*council, "1ª CÂMARA", "1ª TURMA ESPECIAL"),
+        (*council, "3ª CÂMARA", "3ª TURMA ESPECIAL"),
+        (*council, "3ª CÂMARA", "2ª TURMA ORDINÁRIA"),
+        ("Ministério da Fazenda", "SECRETARIA DA RECEITA FEDERAL DO BRASIL")]

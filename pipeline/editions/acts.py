@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -124,7 +124,7 @@ _NUMBER_TAIL = re.compile(r"(\s*-\s*[A-Z]{2,}\b.*|,?\s+DE\s+\d.*|\s*)$")
 #: Words that name an issuing body (the capitals above a heading that are not the
 #: last act's signature start with, or hold, one of them).
 _BODY_WORDS = re.compile(
-    r"\b(MINIST[ÉE]RIO|SECRETARIA|AG[ÊE]NCIA|SUPERINTEND[ÊE]NCIA|GABINETE|DEPARTAMENTO|"
+    r"(?:\d+[ºª]\s+)?\b(MINIST[ÉE]RIO|SECRETARIA|AG[ÊE]NCIA|SUPERINTEND[ÊE]NCIA|GABINETE|DEPARTAMENTO|"
     r"INSTITUTO|CONSELHO|COORDENA[ÇC][ÃA]O|DIVIS[ÃA]O|DIRETORIA|UNIVERSIDADE|FUNDA[ÇC][ÃA]O|"
     r"COMANDO|TRIBUNAL|PR[ÓO]-REITORIA|CASA CIVIL|ADVOCACIA|PROCURADORIA|PLEN[ÁA]RIO|"
     r"GER[ÊE]NCIA|SUPREMO|COMISS[ÃA]O|C[ÂA]MARA|SERVI[ÇC]O|BANCO|CENTRO|DELEGACIA|"
@@ -334,8 +334,8 @@ def find_acts(pages: Sequence[Page]) -> list[Act]:
                 and _banner_without_its_dot(recent[-1].text):
             ministry, fresh, capitals = recent[-1].text, True, []
             del current.lines[-1]  # it heads the new act, not the end of the last
-        if line.text == "." and recent and not _mostly_capitals(recent[-1].text):
-            banner = _banner(recent)  # "Ministério da Defesa" / "."
+        banner = _banner(recent) if line.text == "." else []  # "Ministério da Defesa" / "."
+        if banner and not _mostly_capitals(recent[-1].text):
             ministry, fresh, capitals = " ".join(b.text for b in banner), True, []
             if current is not None and current.lines[-len(banner):] == banner:
                 del current.lines[-len(banner):]
@@ -390,8 +390,18 @@ def _new_act(kind: str, heading: _Line, capitals: list[_Line], current: _Draft |
     banner now in force — but a banner printed over earlier acts gives way to bodies
     that name a branch of state (``PRESIDÊNCIA DA REPÚBLICA``; a ministry in capitals
     is a body under its banner: ``MINISTÉRIO PÚBLICO DO TRABALHO``); with none, it has
-    the bodies of the act before it, or after a new banner the banner's."""
-    start = _first_body([c.text for c in capitals])
+    the bodies of the act before it, or after a new banner the banner's.
+
+    Bodies printed over an act are those that change: under the same banner, a body
+    of a series (:func:`_in_series`: ``3ª CÂMARA``, ``DELEGACIA … EM MANAUS``) of the
+    same rank as one in force (``1ª CÂMARA``, known by its first word) takes its place
+    under the bodies above it, which stay in force (``CONSELHO ADMINISTRATIVO DE
+    RECURSOS FISCAIS`` / ``3ª SEÇÃO``); such a line is a body whatever
+    :data:`_BODY_WORDS` holds (``2ª TURMA ORDINÁRIA`` after ``1ª TURMA ESPECIAL``).
+    Bodies of one rank but no series (``SECRETARIA EXECUTIVA`` of a council, then
+    ``SECRETARIA DA RECEITA FEDERAL DO BRASIL``) may stand at different levels."""
+    in_force = current.bodies if current is not None and not fresh else ()
+    start = _first_body([c.text for c in capitals], {_rank(body) for body in in_force[1:]})
     found = _names([c.text for c in capitals[start:]])
     if current is not None and found:
         del current.lines[start - len(capitals):]
@@ -399,6 +409,10 @@ def _new_act(kind: str, heading: _Line, capitals: list[_Line], current: _Draft |
     under_banner = bool(ministry) and (fresh or not (found and _TOP_LEVEL.match(found[0])))
     bodies = (current.bodies if current is not None and inherited
               else (ministry,) * under_banner + tuple(found))
+    ranks = [_rank(body) for body in in_force]
+    if found and _in_series(found[0]) and _rank(found[0]) in ranks[1:]:
+        level = len(ranks) - 1 - ranks[::-1].index(_rank(found[0]))
+        bodies = (*in_force[:level], *found)
     return _Draft(kind, [heading.text], bodies, heading.page, [*capitals[start:], heading],
                   inherited=inherited)
 
@@ -522,9 +536,13 @@ def _act_number(heading: str) -> str:
 def _banner(recent: list[_Line]) -> list[_Line]:
     """The lines of the banner that ends above a "." line: from the last of ``recent``
     that starts one (``Ministério do Desenvolvimento, Indústria`` / ``e Comércio
-    Exterior``), else the line just above."""
+    Exterior``), else the line just above; none if that is no banner's shape, a name
+    starting with a capital letter and ending with no stop (``i.programação e a
+    execução orçamentária e financeira;``, an item of a list, over a stray ".")."""
     starts = [i for i, line in enumerate(recent) if _BANNER.match(line.text)]
-    return recent[starts[-1]:] if starts else recent[-1:]
+    banner = recent[starts[-1]:] if starts else recent[-1:]
+    named = bool(banner) and banner[0].text[:1].isupper()
+    return banner if named and not re.search(r"[.,;:!?]$", banner[-1].text) else []
 
 
 def _banner_without_its_dot(line: str) -> bool:
@@ -609,7 +627,27 @@ def _continues_heading(heading: str, line: str) -> bool:
             and bool(re.search(rf"{_FULL_DATE}\s*$", f"{heading} {line}")))
 
 
-def _first_body(capitals: list[str]) -> int:
+def _rank(body: str) -> str:
+    """A body's rank, its first word after any ordinal.
+
+    >>> _rank("3ª CÂMARA"), _rank("DELEGACIA DA RECEITA FEDERAL DO BRASIL EM MACEIÓ")
+    ('CÂMARA', 'DELEGACIA')
+    """
+    return re.sub(r"^\d+[ºª]\s+", "", body).split(" ", 1)[0]
+
+
+def _in_series(body: str) -> bool:
+    """Whether ``body`` is one of a series of its rank: numbered (``3ª CÂMARA``) or
+    named for its region or place (``SUPERINTENDÊNCIA REGIONAL …``, ``DELEGACIA DA
+    RECEITA FEDERAL DO BRASIL EM MACEIÓ``, ``NÚCLEO NO RIO DE JANEIRO``).
+
+    >>> _in_series("2ª TURMA ORDINÁRIA"), _in_series("SECRETARIA EXECUTIVA")
+    (True, False)
+    """
+    return bool(re.search(r"^\d+[ºª]\s|\s(?:EM|NO|NA|NOS|NAS)\s|\bREGIONA[LI]", body))
+
+
+def _first_body(capitals: list[str], ranks: Collection[str] = ()) -> int:
     """Where the issuing bodies start among the capitals above a heading: at the first
     line that starts with a body's name (the lines before it are the last act's
     signature, or the capitals its text ends with) after the last line that names no
@@ -625,8 +663,9 @@ def _first_body(capitals: list[str]) -> int:
     """
     particulars = max((i for i, line in enumerate(capitals)
                        if ":" in line or _FIGURE.search(line)), default=-1)
-    return next((i for i, line in enumerate(capitals)
-                 if i > particulars and _BODY_WORDS.match(line)), len(capitals))
+    return next((i for i, line in enumerate(capitals) if i > particulars and (
+        _BODY_WORDS.match(line) or (_rank(line) in ranks and _in_series(line)))),
+        len(capitals))
 
 
 #: A number of two figures or more that is no ordinal (``10``, not ``10ª``; OCR may
