@@ -122,7 +122,7 @@ _NUMBERED = re.compile(rf"\s*{NUMBER_SIGN}\d[\d./]*")
 _NUMBER_TAIL = re.compile(r"(\s*-\s*[A-Z]{2,}\b.*|,?\s+DE\s+\d.*|\s*)$")
 
 #: Words that name an issuing body (the capitals above a heading that are not the
-#: last act's signature start with, or hold, one of them).
+#: last act's signature start with one of them, perhaps after an ordinal: ``3ª CÂMARA``).
 _BODY_WORDS = re.compile(
     r"(?:\d+[ºª]\s+)?\b(MINIST[ÉE]RIO|SECRETARIA|AG[ÊE]NCIA|SUPERINTEND[ÊE]NCIA|GABINETE|DEPARTAMENTO|"
     r"INSTITUTO|CONSELHO|COORDENA[ÇC][ÃA]O|DIVIS[ÃA]O|DIRETORIA|UNIVERSIDADE|FUNDA[ÇC][ÃA]O|"
