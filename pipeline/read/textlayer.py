@@ -553,9 +553,11 @@ class _Grid:
         page, tables across it under them, and its three columns were read across,
         line by line. The strips between the other parts are no cut: a table's rows
         stay together."""
-        gap = max(1, round(MIN_STACK_GAP / CELL))
+        gap = _cells(MIN_STACK_GAP)
         empty = np.asarray(~region.any(axis=1))
         strips = [(start, end) for start, end in _runs(empty) if end - start >= gap]
+        if not strips:  # one part, the region itself: it has no gutters
+            return []
         edges = [0, *((start + end) // 2 for start, end in strips), len(region)]
         prose = [self._prose_in(self._within(members, y0 + top, y0 + bottom),
                                 region[top:bottom], x0, x1)
@@ -631,7 +633,7 @@ class _Grid:
         columns are no prose, and its rows stay bands. The region's first and last
         lines, if thin (a running head, a footer: one line across the page), stay
         bands of their own."""
-        run = max(1, round(MIN_GUTTER_RUN / CELL))
+        run = _cells(MIN_GUTTER_RUN)
         lines = _runs(text)
         head = lines[0][1] if lines[0][1] - lines[0][0] < run else 0
         foot = lines[-1][0] if len(lines) > 1 and lines[-1][1] - lines[-1][0] < run else len(text)
@@ -731,7 +733,7 @@ def _gutters(occupied: np.ndarray) -> list[tuple[int, int]]:
     empty over long runs (``MIN_GUTTER_RUN``) in many of its rows, that cut it into
     columns no narrower than ``MIN_COLUMN_SHARE`` of its width (strongest first)."""
     height, width = occupied.shape
-    run = max(1, round(MIN_GUTTER_RUN / CELL))
+    run = _cells(MIN_GUTTER_RUN)
     if height < run:
         return []
     text_rows = occupied.any(axis=1)
@@ -756,7 +758,7 @@ def _bands(occupied: np.ndarray, gutters: list[tuple[int, int]]
     its rows cross (a title, summary or table row laid across the columns fills them;
     so does a column laid over a gutter, its short lines included: see
     :func:`_short_gaps_filled`)."""
-    run = max(1, round(MIN_GUTTER_RUN / CELL))
+    run = _cells(MIN_GUTTER_RUN)
     text = np.asarray(occupied.any(axis=1))
     crossing = np.stack([
         _short_gaps_filled(occupied[:, start:end].mean(axis=1) >= 0.5, text,
@@ -812,6 +814,15 @@ def _line_centres(centres: np.ndarray) -> list[float]:
     ordered = np.sort(centres)
     lines = np.split(ordered, np.flatnonzero(np.diff(ordered) > 1.0) + 1)
     return [round(float(line.mean()), 2) for line in lines]
+
+
+def _cells(points: float) -> int:
+    """A length in points as a whole number of grid cells, at least one.
+
+    >>> _cells(24.0), _cells(0.5)
+    (12, 1)
+    """
+    return max(1, round(points / CELL))
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
