@@ -96,6 +96,8 @@ _UNSEEN_NUMBER = rf"{NUMBER_SIGN}\d[\d./-]*[A-Z\d]*"
 #: A date in full, in capitals: ``DE 27 DE SETEMBRO DE 2017`` (its last ``DE`` may be
 #: left out: ``DE 26 DE SETEMBRO 2014``).
 _FULL_DATE = r"DE\s+\d{1,2}º?\s+DE\s+[A-ZÇ]+\s+(?:DE\s+)?\d{4}"
+#: A line that ends with a full date.
+_ENDS_WITH_A_DATE = re.compile(rf"{_FULL_DATE}\s*$")
 #: A heading whose kind no word of :data:`KINDS` names, known by its shape alone: the
 #: kind, then a number and a full date (``ARESTO Nº 994, DE 27 DE SETEMBRO DE 2017``,
 #: perhaps marked for a note: ``(*)``), a full date alone (``PROVIMENTOS DE 27 DE
@@ -121,10 +123,12 @@ _NUMBERED = re.compile(rf"\s*{NUMBER_SIGN}\d[\d./]*")
 #: not a sentence (``ACÓRDÃO Nº 2.315/2012-P, no sentido de que …``).
 _NUMBER_TAIL = re.compile(r"(\s*-\s*[A-Z]{2,}\b.*|,?\s+DE\s+\d.*|\s*)$")
 
+#: An ordinal before a body's name: ``3ª`` of ``3ª CÂMARA``.
+_ORDINAL = r"\d+[ºª]\s+"
 #: Words that name an issuing body (the capitals above a heading that are not the
 #: last act's signature start with one of them, perhaps after an ordinal: ``3ª CÂMARA``).
 _BODY_WORDS = re.compile(
-    r"(?:\d+[ºª]\s+)?\b(MINIST[ÉE]RIO|SECRETARIA|AG[ÊE]NCIA|SUPERINTEND[ÊE]NCIA|GABINETE|DEPARTAMENTO|"
+    rf"(?:{_ORDINAL})?\b(MINIST[ÉE]RIO|SECRETARIA|AG[ÊE]NCIA|SUPERINTEND[ÊE]NCIA|GABINETE|DEPARTAMENTO|"
     r"INSTITUTO|CONSELHO|COORDENA[ÇC][ÃA]O|DIVIS[ÃA]O|DIRETORIA|UNIVERSIDADE|FUNDA[ÇC][ÃA]O|"
     r"COMANDO|TRIBUNAL|PR[ÓO]-REITORIA|CASA CIVIL|ADVOCACIA|PROCURADORIA|PLEN[ÁA]RIO|"
     r"GER[ÊE]NCIA|SUPREMO|COMISS[ÃA]O|C[ÂA]MARA|SERVI[ÇC]O|BANCO|CENTRO|DELEGACIA|"
@@ -401,7 +405,8 @@ def _new_act(kind: str, heading: _Line, capitals: list[_Line], current: _Draft |
     Bodies of one rank but no series (``SECRETARIA EXECUTIVA`` of a council, then
     ``SECRETARIA DA RECEITA FEDERAL DO BRASIL``) may stand at different levels."""
     in_force = current.bodies if current is not None and not fresh else ()
-    start = _first_body([c.text for c in capitals], {_rank(body) for body in in_force[1:]})
+    ranks = [_rank(body) for body in in_force]  # the banner's, first, is no body's rank
+    start = _first_body([c.text for c in capitals], ranks[1:])
     found = _names([c.text for c in capitals[start:]])
     if current is not None and found:
         del current.lines[start - len(capitals):]
@@ -409,9 +414,9 @@ def _new_act(kind: str, heading: _Line, capitals: list[_Line], current: _Draft |
     under_banner = bool(ministry) and (fresh or not (found and _TOP_LEVEL.match(found[0])))
     bodies = (current.bodies if current is not None and inherited
               else (ministry,) * under_banner + tuple(found))
-    ranks = [_rank(body) for body in in_force]
-    if found and _in_series(found[0]) and _rank(found[0]) in ranks[1:]:
-        level = len(ranks) - 1 - ranks[::-1].index(_rank(found[0]))
+    rank = _rank(found[0]) if found else ""
+    if found and _in_series(found[0]) and rank in ranks[1:]:
+        level = len(ranks) - 1 - ranks[::-1].index(rank)
         bodies = (*in_force[:level], *found)
     return _Draft(kind, [heading.text], bodies, heading.page, [*capitals[start:], heading],
                   inherited=inherited)
@@ -480,7 +485,7 @@ def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = Tru
         _CONNECTIVE.search(before))
     announced = same_page and before.rstrip().endswith(":") and not _OPENS_AN_ACT.match(after)
     runs_on = (bool(after) and after[0].islower() and not line.rstrip().endswith(("-", ","))
-               and not re.search(rf"{_FULL_DATE}\s*$", line))
+               and not _ENDS_WITH_A_DATE.search(line))
     return continues_title or announced or runs_on
 
 
@@ -542,7 +547,11 @@ def _banner(recent: list[_Line]) -> list[_Line]:
     starts = [i for i, line in enumerate(recent) if _BANNER.match(line.text)]
     banner = recent[starts[-1]:] if starts else recent[-1:]
     named = bool(banner) and banner[0].text[:1].isupper()
-    return banner if named and not re.search(r"[.,;:!?]$", banner[-1].text) else []
+    return banner if named and not _END_MARK.search(banner[-1].text) else []
+
+
+#: A stop, comma or colon ending a line: a sentence's or a list's, no banner's.
+_END_MARK = re.compile(r"[.,;:!?]$")
 
 
 def _banner_without_its_dot(line: str) -> bool:
@@ -555,7 +564,7 @@ def _banner_without_its_dot(line: str) -> bool:
     False
     """
     return (bool(_BANNER.match(line)) and not _mostly_capitals(line)
-            and len(line.split()) <= 8 and not re.search(r"[.,;:!?]$", line))
+            and len(line.split()) <= 8 and not _END_MARK.search(line))
 
 
 def _lines(pages: Sequence[Page]) -> Iterator[_Line]:
@@ -622,9 +631,8 @@ def _continues_heading(heading: str, line: str) -> bool:
     >>> _continues_heading("PORTARIA Nº 12, DE 3 DE MARÇO DE 2014", "DE 30 DE SETEMBRO DE 2014")
     False
     """
-    return (not re.search(rf"{_FULL_DATE}\s*$", heading)
-            and bool(re.fullmatch(r"[A-ZÇ\d º]+", line))
-            and bool(re.search(rf"{_FULL_DATE}\s*$", f"{heading} {line}")))
+    return (not _ENDS_WITH_A_DATE.search(heading) and bool(re.fullmatch(r"[A-ZÇ\d º]+", line))
+            and bool(_ENDS_WITH_A_DATE.search(f"{heading} {line}")))
 
 
 def _rank(body: str) -> str:
@@ -633,7 +641,7 @@ def _rank(body: str) -> str:
     >>> _rank("3ª CÂMARA"), _rank("DELEGACIA DA RECEITA FEDERAL DO BRASIL EM MACEIÓ")
     ('CÂMARA', 'DELEGACIA')
     """
-    return re.sub(r"^\d+[ºª]\s+", "", body).split(" ", 1)[0]
+    return re.sub(f"^{_ORDINAL}", "", body).split(" ", 1)[0]
 
 
 def _in_series(body: str) -> bool:
@@ -644,7 +652,7 @@ def _in_series(body: str) -> bool:
     >>> _in_series("2ª TURMA ORDINÁRIA"), _in_series("SECRETARIA EXECUTIVA")
     (True, False)
     """
-    return bool(re.search(r"^\d+[ºª]\s|\s(?:EM|NO|NA|NOS|NAS)\s|\bREGIONA[LI]", body))
+    return bool(re.search(rf"^{_ORDINAL}|\s(?:EM|NO|NA|NOS|NAS)\s|\bREGIONA[LI]", body))
 
 
 def _first_body(capitals: list[str], ranks: Collection[str] = ()) -> int:
