@@ -307,3 +307,24 @@ def test_a_body_of_a_series_takes_the_place_of_its_rank_under_the_bodies_in_forc
         (*council, "3ª CÂMARA", "3ª TURMA ESPECIAL"),
         (*council, "3ª CÂMARA", "2ª TURMA ORDINÁRIA"),
         ("Ministério da Fazenda", "SECRETARIA DA RECEITA FEDERAL DO BRASIL")]
+
+
+def test_a_heading_with_its_issuer_s_initials_before_the_number_is_an_act():
+    """Some editions print the issuer's initials between the kind and the number
+    (``PORTARIA MF Nº 430``, ``PORTARIA GM/MS Nº 2.500``): each is an act with its
+    number, as it is without them."""
+    from pipeline.editions.cut import cut_edition
+    from pipeline.read.ingest import source_for
+    from pipeline.records import IngestedDocument
+
+    portarias = [f"PORTARIA {mark} Nº {number}, DE 28 DE SETEMBRO DE 2017\nO MINISTRO DE "
+                 "ESTADO, no uso de suas atribuições, resolve:\nArt. 1º Fica aprovado o "
+                 "regimento.\nFULANO DE TAL\n"
+                 for mark, number in (("MF", "430"), ("MF", "431"), ("GM/MS", "2.500"))]
+    text = "ISSN 1677-7042\nMinistério da Fazenda\n.\n" + "".join(portarias)
+    cut = cut_edition(IngestedDocument(source_for(Path("dou.txt")), pages(text)))
+    assert [(act.act.kind, act.act.heading.split(",")[0]) for act in cut.acts] == [
+        ("portaria", "PORTARIA MF Nº 430"), ("portaria", "PORTARIA MF Nº 431"),
+        ("portaria", "PORTARIA GM/MS Nº 2.500")]
+    assert [act.doc_id for act in cut.acts] == [
+        "dou--portaria-430", "dou--portaria-431", "dou--portaria-2500"]

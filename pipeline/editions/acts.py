@@ -17,7 +17,8 @@ An act starts at a heading line: a line in capitals (or in capitals up to the ac
 number, ``ACÓRDÃO Nº 2506/2014 - TCU - Plenário``) that begins with the name of a
 kind of act (:data:`KINDS`) and goes on as headings do — a number (``Nº 564``), a
 date (``DE 30 DE SETEMBRO``), an issuer (``DESPACHO DO MINISTRO``), a qualifier
-(``PORTARIA INTERMINISTERIAL Nº 954,``) or nothing (``RETIFICAÇÕES``); a line that
+(``PORTARIA INTERMINISTERIAL Nº 954,``), the issuer's initials before the
+number (``PORTARIA GM/MS Nº 2.500``) or nothing (``RETIFICAÇÕES``); a line that
 names its kind again before its number quotes another act. The list is a hint: a
 word it lacks names a kind when the line has a whole heading's shape — a number and
 a full date, a date alone, a number carrying its year (``ARESTO Nº 994, DE 27 DE
@@ -75,6 +76,11 @@ KINDS = {
 NUMBER_SIGN = (r"N(?:(?=\S{0,2}[^\sA-Za-zÀ-ÿ])\S{1,3}(?=\s+\d)"
                r"|\s*\.?\s*(?:[º°oª*]|\?2?|2(?=\s+\d))?\s*-?)\s*")
 
+#: The issuer's initials that some headings print between the kind and the number
+#: (``PORTARIA MF Nº 430``, ``PORTARIA GM/MS Nº 2.500``, ``INSTRUÇÃO NORMATIVA RFB Nº
+#: 1.740``): capitals, marks of two or more joined by slashes.
+_ISSUER_MARK = r"[A-Z]{2,}(?:/[A-Z]{2,})*"
+
 #: What may follow the kind's name on a heading line: a number, a date, an issuer, a
 #: qualifier in capitals, or nothing.
 _HEADING_REST = re.compile(
@@ -82,15 +88,18 @@ _HEADING_REST = re.compile(
         $                                   # RETIFICAÇÕES
       | \s*-\s*[A-Z]{2,}\b                  # RESOLUÇÃO-RDC Nº 54
       | \s*""" + NUMBER_SIGN + r"""\d      # Nº 564, N o- 1.875, N?2 8.385
+      | \s+""" + _ISSUER_MARK + r"""\s+""" + NUMBER_SIGN + r"""\d  # PORTARIA GM/MS Nº 2.500
       | \s+(DE|EM)\s+\d                     # PORTARIAS DE 29 DE SETEMBRO
       | \s+(DO|DA|DOS|DAS)\s+\S             # DESPACHO DO MINISTRO
       | \s+DE\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}\b         # EXTRATO DE PARECER
       | \s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}\b            # PORTARIA INTERMINISTERIAL, EXTRATO DE PARECER
     )""", re.VERBOSE)
 
-#: A kind's name never seen, and perhaps a qualifier, in capitals (``ARESTO``,
-#: ``RECOMENDAÇÃO CONJUNTA``, ``EXTRATO DE CONTRATO``).
-_UNSEEN_KIND = r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{4,}(?:\s+(?:D[EOA]S?\s+)?[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,})?"
+#: A kind's name never seen, and perhaps a qualifier and the issuer's initials, in
+#: capitals (``ARESTO``, ``RECOMENDAÇÃO CONJUNTA``, ``EXTRATO DE CONTRATO``, ``ARESTO
+#: MF``).
+_UNSEEN_KIND = (r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{4,}(?:\s+(?:D[EOA]S?\s+)?[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,})?"
+                rf"(?:\s+{_ISSUER_MARK})?")
 #: An act's number, perhaps with its issuer's mark: ``994``, ``63-2017``, ``1.643/GC3``.
 _UNSEEN_NUMBER = rf"{NUMBER_SIGN}\d[\d./-]*[A-Z\d]*"
 #: A date in full, in capitals: ``DE 27 DE SETEMBRO DE 2017`` (its last ``DE`` may be
@@ -534,7 +543,7 @@ def _repeats(act: _Draft, line: str) -> bool:
 def _act_number(heading: str) -> str:
     """The kind and number of a heading, spaces and number signs aside
     (``DECRETON12863``); empty if it has no number."""
-    match = re.match(r"([A-ZÁÉÍÓÚÂÊÔÃÕÇ]+)" + _NUMBERED.pattern, heading)
+    match = re.match(rf"([A-ZÁÉÍÓÚÂÊÔÃÕÇ]+)(?:\s+{_ISSUER_MARK})?{_NUMBERED.pattern}", heading)
     return re.sub(r"[\s.º°o-]", "", match.group(0)) if match else ""
 
 
