@@ -309,22 +309,26 @@ def test_a_body_of_a_series_takes_the_place_of_its_rank_under_the_bodies_in_forc
         ("Ministério da Fazenda", "SECRETARIA DA RECEITA FEDERAL DO BRASIL")]
 
 
-def test_a_heading_with_its_issuer_s_initials_before_the_number_is_an_act():
+def test_a_heading_s_number_is_known_with_the_issuer_s_initials_or_no_sign():
     """Some editions print the issuer's initials between the kind and the number
-    (``PORTARIA MF Nº 430``, ``PORTARIA GM/MS Nº 2.500``): each is an act with its
-    number, as it is without them."""
+    (``PORTARIA MF Nº 430``, ``PORTARIA GM/MS Nº 2.500``), or the number with no sign
+    before its comma and date (``CONVÊNIO ICMS 127, DE 29 DE SETEMBRO DE 2017``, a kind
+    the list lacks; ``LEI 13.487``), or the first of a month as ``1°``: each is an act
+    with its number."""
     from pipeline.editions.cut import cut_edition
     from pipeline.read.ingest import source_for
     from pipeline.records import IngestedDocument
 
-    portarias = [f"PORTARIA {mark} Nº {number}, DE 28 DE SETEMBRO DE 2017\nO MINISTRO DE "
-                 "ESTADO, no uso de suas atribuições, resolve:\nArt. 1º Fica aprovado o "
-                 "regimento.\nFULANO DE TAL\n"
-                 for mark, number in (("MF", "430"), ("MF", "431"), ("GM/MS", "2.500"))]
-    text = "ISSN 1677-7042\nMinistério da Fazenda\n.\n" + "".join(portarias)
+    headings = ["PORTARIA MF Nº 430, DE 28 DE SETEMBRO DE 2017",
+                "PORTARIA GM/MS Nº 2.500, DE 28 DE SETEMBRO DE 2017",
+                "CONVÊNIO ICMS 127, DE 29 DE SETEMBRO DE 2017",
+                "AJUSTE SINIEF 15, DE 1° DE OUTUBRO DE 2017",
+                "LEI 13.487, DE 6 DE OUTUBRO DE 2017"]
+    text = "ISSN 1677-7042\nMinistério da Fazenda\n.\n" + "".join(
+        f"{heading}\nO MINISTRO DE ESTADO, no uso de suas atribuições, resolve:\n"
+        "Art. 1º Fica aprovado o regimento.\nFULANO DE TAL\n" for heading in headings)
     cut = cut_edition(IngestedDocument(source_for(Path("dou.txt")), pages(text)))
-    assert [(act.act.kind, act.act.heading.split(",")[0]) for act in cut.acts] == [
-        ("portaria", "PORTARIA MF Nº 430"), ("portaria", "PORTARIA MF Nº 431"),
-        ("portaria", "PORTARIA GM/MS Nº 2.500")]
+    assert [act.act.heading for act in cut.acts] == headings
     assert [act.doc_id for act in cut.acts] == [
-        "dou--portaria-430", "dou--portaria-431", "dou--portaria-2500"]
+        "dou--portaria-430", "dou--portaria-2500", "dou--convenio-127", "dou--ajuste-15",
+        "dou--lei-13487"]

@@ -89,6 +89,7 @@ _HEADING_REST = re.compile(
       | \s*-\s*[A-Z]{2,}\b                  # RESOLUÇÃO-RDC Nº 54
       | \s*""" + NUMBER_SIGN + r"""\d      # Nº 564, N o- 1.875, N?2 8.385
       | \s+""" + _ISSUER_MARK + r"""\s+""" + NUMBER_SIGN + r"""\d  # PORTARIA GM/MS Nº 2.500
+      | \s+\d[\d.]*,\s+DE\s+\d              # LEI 13.487, DE 6 DE OUTUBRO: a number, no sign
       | \s+(DE|EM)\s+\d                     # PORTARIAS DE 29 DE SETEMBRO
       | \s+(DO|DA|DOS|DAS)\s+\S             # DESPACHO DO MINISTRO
       | \s+DE\s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}\b         # EXTRATO DE PARECER
@@ -103,18 +104,19 @@ _UNSEEN_KIND = (r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{4,}(?:\s+(?:D[EOA]S?\s+)?[A-ZÁÉ�
 #: An act's number, perhaps with its issuer's mark: ``994``, ``63-2017``, ``1.643/GC3``.
 _UNSEEN_NUMBER = rf"{NUMBER_SIGN}\d[\d./-]*[A-Z\d]*"
 #: A date in full, in capitals: ``DE 27 DE SETEMBRO DE 2017`` (its last ``DE`` may be
-#: left out: ``DE 26 DE SETEMBRO 2014``).
-_FULL_DATE = r"DE\s+\d{1,2}º?\s+DE\s+[A-ZÇ]+\s+(?:DE\s+)?\d{4}"
+#: left out: ``DE 26 DE SETEMBRO 2014``; the first of a month is ``1º``, or ``1°``).
+_FULL_DATE = r"DE\s+\d{1,2}[º°]?\s+DE\s+[A-ZÇ]+\s+(?:DE\s+)?\d{4}"
 #: A line that ends with a full date.
 _ENDS_WITH_A_DATE = re.compile(rf"{_FULL_DATE}\s*$")
 #: A heading whose kind no word of :data:`KINDS` names, known by its shape alone: the
 #: kind, then a number and a full date (``ARESTO Nº 994, DE 27 DE SETEMBRO DE 2017``,
-#: perhaps marked for a note: ``(*)``), a full date alone (``PROVIMENTOS DE 27 DE
+#: perhaps marked for a note: ``(*)``; the number may have no sign before its comma:
+#: ``CONVÊNIO ICMS 127, DE 29 DE SETEMBRO DE 2017``), a full date alone (``PROVIMENTOS DE 27 DE
 #: SETEMBRO DE 2017``), or a number that carries its year, alone or before its issuer
 #: (``ARESTO Nº 63-2017``, ``PROVIMENTO Nº 25/2017 - CGJ - Plenário``; inside an act of
 #: another kind, such a line heads a list of it: :func:`_listed_in`).
 _UNSEEN_HEADING = re.compile(
-    rf"{_UNSEEN_KIND}\s*(?:(?:{_UNSEEN_NUMBER},?\s+|\s){_FULL_DATE}(?:\s*\(?\*\)?)?"
+    rf"{_UNSEEN_KIND}\s*(?:(?:{_UNSEEN_NUMBER},?\s+|\d[\d.]*,\s+|\s){_FULL_DATE}(?:\s*\(?\*\)?)?"
     rf"|{NUMBER_SIGN}\d[\d.]*[/-](?:19|20)\d\d(?:\s*-\s*[A-Z]{{2,}}\b.*)?)\s*$")
 #: The same, its date on the next line (``ARESTO Nº 994,`` / ``DE 27 DE SETEMBRO DE
 #: 2017``), or its issuer named where a date or a number would be, the date or the

@@ -94,6 +94,11 @@ def cut_edition(document: IngestedDocument) -> Cut:
         f"an edition (masthead {masthead!r}): cut into {len(acts)} acts")
 
 
+#: An act's number in its heading: after its sign (``Nº 2506/2014``), or with none before
+#: the comma and the date (``CONVÊNIO ICMS 127, DE 29 DE SETEMBRO DE 2017``).
+_NUMBER = re.compile(rf"{NUMBER_SIGN}(\d[\d./]*\d|\d)|\s(\d[\d.]*\d|\d)(?=,\s+DE\s+\d)")
+
+
 def act_slugs(acts: list[Act]) -> list[str]:
     """Each act's part of its document id: its kind and number, else its kind and
     first page; a second act of the same name gets ``-2`` (then ``-3``, …).
@@ -105,16 +110,17 @@ def act_slugs(acts: list[Act]) -> list[str]:
     ...         Act("portaria", "PORTARIA No- 563, DE 1º DE OUTUBRO DE 2014", (), 4, 4, 3, 4, "")]
     >>> act_slugs(acts)
     ['portaria-563', 'acordao-2506-2014', 'retificacao-p3', 'portaria-563-2']
-    >>> act_slugs([Act("decreto", "DECRETO N?2 8.385, DE 30 DE SETEMBRO", (), 1, 1, 0, 1, "")])
-    ['decreto-8385']
+    >>> act_slugs([Act("decreto", "DECRETO N?2 8.385, DE 30 DE SETEMBRO", (), 1, 1, 0, 1, ""),
+    ...            Act("convênio", "CONVÊNIO ICMS 127, DE 29 DE SETEMBRO", (), 1, 1, 0, 1, "")])
+    ['decreto-8385', 'convenio-127']
     """
     seen: Counter[str] = Counter()
     slugs = []
     for act in acts:
         kind = without_accents(act.kind).replace(" ", "-")
-        number = re.search(rf"{NUMBER_SIGN}(\d[\d./]*\d|\d)", act.heading)
-        slug = (f"{kind}-{number.group(1).replace('.', '').replace('/', '-')}" if number
-                else f"{kind}-p{act.first_page}")
+        number = _NUMBER.search(act.heading)
+        slug = (f"{kind}-{(number.group(1) or number.group(2)).replace('.', '').replace('/', '-')}"
+                if number else f"{kind}-p{act.first_page}")
         seen[slug] += 1
         slugs.append(slug if seen[slug] == 1 else f"{slug}-{seen[slug]}")
     return slugs
