@@ -194,12 +194,15 @@ def test_a_line_quoting_another_act_of_its_kind_is_text_of_the_act():
 
 def test_kinds_never_seen_are_acts_by_their_heading_s_shape():
     """No word of these headings is a kind the finder knows: each is an act by its
-    shape (a number and a date; a date on the next line; an issuer over the date; a
-    number with its year and the issuer after a dash), but a numbered list inside an
-    act of another kind (``RELAÇÃO Nº 75/2017`` under a despacho) is none."""
+    shape (a number and a date, after a kind of up to three words; a date on the next
+    line; an issuer over the date; a number with its year and the issuer after a dash),
+    but a numbered list inside an act of another kind (``RELAÇÃO Nº 75/2017`` under a
+    despacho) is none."""
     acts = find_acts(pages(
         "Tribunal Marítimo\n.\nARESTO Nº 994, DE 27 DE SETEMBRO DE 2017\n"
         "O TRIBUNAL MARÍTIMO, no uso de suas atribuições, resolve:\nArquive-se.\n"
+        "FULANO DE TAL\nARESTO CONJUNTO DECLARATÓRIO Nº 7, DE 27 DE SETEMBRO DE 2017\n"
+        "O TRIBUNAL MARÍTIMO, no uso de suas atribuições, declara:\nArquive-se.\n"
         "FULANO DE TAL\nPROVIMENTO Nº 12,\nDE 27 DE SETEMBRO DE 2017\n"
         "O CORREGEDOR-GERAL, no uso de suas atribuições, resolve:\nRevoga-se.\n"
         "BELTRANO DE TAL\nENUNCIADOS DO CONSELHO PLENO\nEm 27 de setembro de 2017\n"
@@ -210,6 +213,7 @@ def test_kinds_never_seen_are_acts_by_their_heading_s_shape():
         "RELAÇÃO Nº 76/2017\nFicam notificados para pagar.\nFULANO DE TAL\n"))
     assert [(a.kind, a.heading) for a in acts] == [
         ("aresto", "ARESTO Nº 994, DE 27 DE SETEMBRO DE 2017"),
+        ("aresto", "ARESTO CONJUNTO DECLARATÓRIO Nº 7, DE 27 DE SETEMBRO DE 2017"),
         ("provimento", "PROVIMENTO Nº 12, DE 27 DE SETEMBRO DE 2017"),
         ("enunciado", "ENUNCIADOS DO CONSELHO PLENO"),
         ("aresto", "ARESTO Nº 995/2017 - TM - Plenário"),

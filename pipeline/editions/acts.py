@@ -96,10 +96,10 @@ _HEADING_REST = re.compile(
       | \s+[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}\b            # PORTARIA INTERMINISTERIAL, EXTRATO DE PARECER
     )""", re.VERBOSE)
 
-#: A kind's name never seen, and perhaps a qualifier and the issuer's initials, in
-#: capitals (``ARESTO``, ``RECOMENDAÇÃO CONJUNTA``, ``EXTRATO DE CONTRATO``, ``ARESTO
-#: MF``).
-_UNSEEN_KIND = (r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{4,}(?:\s+(?:D[EOA]S?\s+)?[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,})?"
+#: A kind's name never seen, and perhaps a qualifier or two and the issuer's initials,
+#: in capitals (``ARESTO``, ``RECOMENDAÇÃO CONJUNTA``, ``EXTRATO DE CONTRATO``,
+#: ``PROVIMENTO DECLARATÓRIO EXECUTIVO``, ``ARESTO MF``).
+_UNSEEN_KIND = (r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{4,}(?:\s+(?:D[EOA]S?\s+)?[A-ZÁÉÍÓÚÂÊÔÃÕÇ]{3,}){0,2}"
                 rf"(?:\s+{_ISSUER_MARK})?")
 #: An act's number, perhaps with its issuer's mark: ``994``, ``63-2017``, ``1.643/GC3``.
 _UNSEEN_NUMBER = rf"{NUMBER_SIGN}\d[\d./-]*[A-Z\d]*"
