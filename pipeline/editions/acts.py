@@ -127,7 +127,10 @@ _UNSEEN_OVER_ITS_DATE = re.compile(
     r"\s*$")
 #: A line that dates or numbers the act whose heading is above it.
 _DATE_OR_NUMBER_LINE = re.compile(
-    rf"(?:{_FULL_DATE}|Em\s+\d{{1,2}}º?\s+de\s+[a-zç]+\s+de\s+\d{{4}}|{NUMBER_SIGN}\d[\d./]*\s+-)")
+    rf"(?:{_FULL_DATE}|Em\s+\d{{1,2}}[º°]?\s+de\s+[a-zç]+\s+de\s+\d{{4}}|{NUMBER_SIGN}\d[\d./]*\s+-)")
+#: A line that gives the number and date of the act whose kind is named above it, alone
+#: (``ATO DECLARATÓRIO EXECUTIVO`` / ``Nº 155, DE 30 DE SETEMBRO DE 2014``).
+_NUMBER_AND_DATE_LINE = re.compile(rf"{_UNSEEN_NUMBER},?\s+{_FULL_DATE}\s*$")
 #: A kind's number: ``Nº 2506/2014``, ``No- 2.304``.
 _NUMBERED = re.compile(rf"\s*{NUMBER_SIGN}\d[\d./]*")
 #: What may follow a number in a heading in mixed case: the year, the issuer, a date —
@@ -299,7 +302,8 @@ def _unseen_kind(word: str, line: str, after: str) -> str | None:
     if _BODY_WORDS.match(line):
         return None
     if _UNSEEN_HEADING.match(line) or (_UNSEEN_OVER_ITS_DATE.match(line)
-                                       and _DATE_OR_NUMBER_LINE.match(after)):
+                                       and _DATE_OR_NUMBER_LINE.match(after)) or (
+            re.fullmatch(rf"{_UNSEEN_KIND}\s*", line) and _NUMBER_AND_DATE_LINE.match(after)):
         return _misread_kind(word) or _singular(word.lower())
     return None
 
@@ -633,15 +637,20 @@ def _mostly_capitals(line: str) -> bool:
 
 
 def _continues_heading(heading: str, line: str) -> bool:
-    """``line`` ends the date that ``heading`` (its lines so far) leaves unfinished.
+    """``line`` ends the date that ``heading`` (its lines so far) leaves unfinished, or
+    gives the number and date of a heading that has only named its kind.
 
     >>> _continues_heading("PORTARIA INTERMINISTERIAL Nº 954,", "DE 30 DE SETEMBRO DE 2014")
     True
     >>> _continues_heading("ATO DECLARATÓRIO EXECUTIVO Nº 155, DE 30 DE", "SETEMBRO DE 2014")
     True
+    >>> _continues_heading("ATO DECLARATÓRIO EXECUTIVO", "Nº 155, DE 30 DE SETEMBRO DE 2014")
+    True
     >>> _continues_heading("PORTARIA Nº 12, DE 3 DE MARÇO DE 2014", "DE 30 DE SETEMBRO DE 2014")
     False
     """
+    if not re.search(r"\d", heading) and _NUMBER_AND_DATE_LINE.match(line):
+        return True
     return (not _ENDS_WITH_A_DATE.search(heading) and bool(re.fullmatch(r"[A-ZÇ\d º]+", line))
             and bool(_ENDS_WITH_A_DATE.search(f"{heading} {line}")))
 
