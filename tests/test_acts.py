@@ -313,6 +313,24 @@ def test_a_body_of_a_series_takes_the_place_of_its_rank_under_the_bodies_in_forc
         ("Ministério da Fazenda", "SECRETARIA DA RECEITA FEDERAL DO BRASIL")]
 
 
+def test_a_rank_the_edition_names_a_series_by_is_a_body_s_rank_after_it():
+    """Once the edition has named a body of a series (``ALFÂNDEGA … EM SÃO PAULO``), a
+    line in capitals of that rank over a heading names a body, though the list of body
+    words lacks the word and the place is on the next line (DOU pages 30-36)."""
+    acts = find_acts(pages(
+        "Ministério da Fazenda\n.\nSUPERINTENDÊNCIA REGIONAL\nDA 8ª REGIÃO FISCAL\n"
+        "ALFÂNDEGA DA RECEITA FEDERAL DO BRASIL EM SÃO PAULO\n"
+        "ATO DECLARATÓRIO EXECUTIVO Nº 8, DE 23 DE SETEMBRO DE 2014\n"
+        "O INSPETOR-CHEFE, no uso de suas atribuições, declara:\nArt. 1º Fica habilitada.\n"
+        "FULANO DE TAL\nALFÂNDEGA DA RECEITA FEDERAL DO BRASIL\nNO PORTO DE SANTOS\n"
+        "ATO DECLARATÓRIO EXECUTIVO Nº 9, DE 24 DE SETEMBRO DE 2014\n"
+        "O INSPETOR-CHEFE, no uso de suas atribuições, declara:\nArt. 1º Fica habilitada.\n"))
+    region = ("Ministério da Fazenda", "SUPERINTENDÊNCIA REGIONAL DA 8ª REGIÃO FISCAL")
+    assert [act.bodies for act in acts] == [
+        (*region, "ALFÂNDEGA DA RECEITA FEDERAL DO BRASIL EM SÃO PAULO"),
+        (*region, "ALFÂNDEGA DA RECEITA FEDERAL DO BRASIL NO PORTO DE SANTOS")]
+    assert acts[0].text.endswith("FULANO DE TAL")
+
 def test_a_heading_s_number_is_known_with_the_issuer_s_initials_or_no_sign():
     """Some editions print the issuer's initials between the kind and the number
     (``PORTARIA MF Nº 430``, ``PORTARIA GM/MS Nº 2.500``), or the number with no sign

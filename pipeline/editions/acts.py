@@ -205,6 +205,9 @@ class _Draft:
     open: bool = True
     #: Its bodies are the act before it's (the edition named none above it).
     inherited: bool = False
+    #: The ranks of the bodies of a series the edition has named up to this act
+    #: (``DELEGACIA``, ``ALFÂNDEGA``): a line in capitals of such a rank names a body.
+    series: frozenset[str] = frozenset()
 
     def done(self, text: str) -> Act:
         start, end = self.lines[0].start, self.lines[-1].end
@@ -416,12 +419,15 @@ def _new_act(kind: str, heading: _Line, capitals: list[_Line], current: _Draft |
     same rank as one in force (``1ª CÂMARA``, known by its first word) takes its place
     under the bodies above it, which stay in force (``CONSELHO ADMINISTRATIVO DE
     RECURSOS FISCAIS`` / ``3ª SEÇÃO``); such a line is a body whatever
-    :data:`_BODY_WORDS` holds (``2ª TURMA ORDINÁRIA`` after ``1ª TURMA ESPECIAL``).
+    :data:`_BODY_WORDS` holds (``2ª TURMA ORDINÁRIA`` after ``1ª TURMA ESPECIAL``), and
+    so is, from then on, any line of a rank the edition has named a series by
+    (``ALFÂNDEGA … NO PORTO DE PARANAGUÁ``, its place on the next line).
     Bodies of one rank but no series (``SECRETARIA EXECUTIVA`` of a council, then
     ``SECRETARIA DA RECEITA FEDERAL DO BRASIL``) may stand at different levels."""
     in_force = current.bodies if current is not None and not fresh else ()
     ranks = [_rank(body) for body in in_force]  # the banner's, first, is no body's rank
-    start = _first_body([c.text for c in capitals], ranks[1:])
+    series = current.series if current is not None else frozenset()
+    start = _first_body([c.text for c in capitals], ranks[1:], series)
     found = _names([c.text for c in capitals[start:]])
     if current is not None and found:
         del current.lines[start - len(capitals):]
@@ -434,7 +440,8 @@ def _new_act(kind: str, heading: _Line, capitals: list[_Line], current: _Draft |
         level = len(ranks) - 1 - ranks[::-1].index(rank)
         bodies = (*in_force[:level], *found)
     return _Draft(kind, [heading.text], bodies, heading.page, [*capitals[start:], heading],
-                  inherited=inherited)
+                  inherited=inherited,
+                  series=series | {_rank(body) for body in found if _in_series(body)})
 
 
 def _groups(act: _Draft, line: str) -> bool:
@@ -454,7 +461,7 @@ def _grouped(group: _Draft, kind: str, heading: _Line) -> _Draft:
     before it are no longer in force)."""
     outer = () if group.inherited else group.bodies
     return _Draft(kind, [heading.text], (*outer, " ".join(group.heading)), heading.page,
-                  [*group.lines, heading])
+                  [*group.lines, heading], series=group.series)
 
 
 #: The first line of an act's body: the authority that acts, in capitals, then what it
@@ -675,9 +682,12 @@ def _in_series(body: str) -> bool:
     return bool(re.search(rf"^{_ORDINAL}|\s(?:EM|NO|NA|NOS|NAS)\s|\bREGIONA[LI]", body))
 
 
-def _first_body(capitals: list[str], ranks: Collection[str] = ()) -> int:
+def _first_body(capitals: list[str], ranks: Collection[str] = (),
+                series: Collection[str] = ()) -> int:
     """Where the issuing bodies start among the capitals above a heading: at the first
-    line that starts with a body's name (the lines before it are the last act's
+    line that starts with a body's name — a word of :data:`_BODY_WORDS`, the rank of a
+    body in force (``ranks``) for a body of a series, or a rank the edition has named a
+    series by (``series``) — (the lines before it are the last act's
     signature, or the capitals its text ends with) after the last line that names no
     body: a labelled one (``REQUERENTE: SINDICATO …``, ``ASSUNTO: …``: a case's
     particulars, which name bodies but are none) or one with a number that is no
@@ -692,7 +702,8 @@ def _first_body(capitals: list[str], ranks: Collection[str] = ()) -> int:
     particulars = max((i for i, line in enumerate(capitals)
                        if ":" in line or _FIGURE.search(line)), default=-1)
     return next((i for i, line in enumerate(capitals) if i > particulars and (
-        _BODY_WORDS.match(line) or (_rank(line) in ranks and _in_series(line)))),
+        _BODY_WORDS.match(line) or (_rank(line) in ranks and _in_series(line))
+        or _rank(line) in series)),
         len(capitals))
 
 
