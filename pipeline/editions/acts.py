@@ -713,13 +713,26 @@ _FIGURE = re.compile(r"\d{2,}(?![\dºª°oa])")
 
 
 def _names(lines: list[str]) -> list[str]:
-    """Body names from their lines: a line that continues a name (``DA INFORMAÇÃO``,
-    one word, spaced letters, after a name ending in ``DE``) is joined to it."""
+    """Body names from their lines: a line that continues a name is joined to it — one
+    that starts with a connective (``DA INFORMAÇÃO``, ``PARA O RECONHECIMENTO``), one
+    word that names no body (``SANITÁRIA``; ``SUPERINTENDÊNCIA-GERAL`` is a body), spaced
+    letters, a line after a name ending in a connective or a comma.
+
+    >>> _names(["INSTITUTO NACIONAL DE METROLOGIA,", "QUALIDADE E TECNOLOGIA",
+    ...         "DIRETORIA DE METROLOGIA LEGAL"])
+    ['INSTITUTO NACIONAL DE METROLOGIA, QUALIDADE E TECNOLOGIA', 'DIRETORIA DE METROLOGIA LEGAL']
+    >>> _names(["COMISSÃO DE VALORES MOBILIÁRIOS", "SUPERINTENDÊNCIA-GERAL"])
+    ['COMISSÃO DE VALORES MOBILIÁRIOS', 'SUPERINTENDÊNCIA-GERAL']
+    >>> _names(["CONSELHO PERMANENTE", "PARA O RECONHECIMENTO", "AGÊNCIA NACIONAL", "SANITÁRIA"])
+    ['CONSELHO PERMANENTE PARA O RECONHECIMENTO', 'AGÊNCIA NACIONAL SANITÁRIA']
+    """
     names: list[str] = []
     for line in lines:
-        if names and (re.match(r"(DA|DE|DO|DAS|DOS|E|À|AO|EM|NO|NA|NOS|NAS)\b", line)
-                      or re.fullmatch(r"(\S{1,2} )+\S{1,2}|\S+", line)
-                      or names[-1].endswith((" DE", " DA", " DO", "-"))):
+        if names and (re.match(r"(DA|DE|DO|DAS|DOS|E|À|AO|AOS|EM|NO|NA|NOS|NAS|PARA|COM|"
+                               r"POR|SOBRE|ENTRE)\b", line)
+                      or re.fullmatch(r"(\S{1,2} )+\S{1,2}", line)
+                      or (" " not in line and not _BODY_WORDS.match(line))
+                      or _CONNECTIVE.search(names[-1])):
             names[-1] = f"{names[-1]} {line}"
         else:
             names.append(line)
