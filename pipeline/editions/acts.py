@@ -469,7 +469,7 @@ def _grouped(group: _Draft, kind: str, heading: _Line) -> _Draft:
 _OPENS_AN_ACT = re.compile(r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ][A-ZÁÉÍÓÚÂÊÔÃÕÇ \-/]{5,},\s+[a-zà-ÿ]")
 #: Words a line of a title in capitals ends with when the title goes on in the next.
 _CONNECTIVE = re.compile(r"(?:\b(?:E|DE|DA|DO|DAS|DOS|EM|NA|NO|NAS|NOS|PARA|POR|COM|À|AO|"
-                         r"AOS|A|O|OU|SOBRE|ENTRE)|[,-])$")
+                         r"AOS|A|O|OU|SOBRE|ENTRE|SEUS?|SUAS?)|[,-])$")
 
 
 def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = True) -> bool:
@@ -721,6 +721,8 @@ def _names(lines: list[str]) -> list[str]:
     >>> _names(["INSTITUTO NACIONAL DE METROLOGIA,", "QUALIDADE E TECNOLOGIA",
     ...         "DIRETORIA DE METROLOGIA LEGAL"])
     ['INSTITUTO NACIONAL DE METROLOGIA, QUALIDADE E TECNOLOGIA', 'DIRETORIA DE METROLOGIA LEGAL']
+    >>> _names(["E MOVIMENTAÇÃO DE PETRÓLEO, SEUS", "DERIVADOS E GÁS NATURAL"])
+    ['E MOVIMENTAÇÃO DE PETRÓLEO, SEUS DERIVADOS E GÁS NATURAL']
     >>> _names(["COMISSÃO DE VALORES MOBILIÁRIOS", "SUPERINTENDÊNCIA-GERAL"])
     ['COMISSÃO DE VALORES MOBILIÁRIOS', 'SUPERINTENDÊNCIA-GERAL']
     >>> _names(["CONSELHO PERMANENTE", "PARA O RECONHECIMENTO", "AGÊNCIA NACIONAL", "SANITÁRIA"])
