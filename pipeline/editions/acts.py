@@ -418,16 +418,16 @@ def _new_act(kind: str, heading: _Line, capitals: list[_Line], current: _Draft |
     of a series (:func:`_in_series`: ``3ª CÂMARA``, ``DELEGACIA … EM MANAUS``) of the
     same rank as one in force (``1ª CÂMARA``, known by its first word) takes its place
     under the bodies above it, which stay in force (``CONSELHO ADMINISTRATIVO DE
-    RECURSOS FISCAIS`` / ``3ª SEÇÃO``); such a line is a body whatever
-    :data:`_BODY_WORDS` holds (``2ª TURMA ORDINÁRIA`` after ``1ª TURMA ESPECIAL``), and
-    so is, from then on, any line of a rank the edition has named a series by
-    (``ALFÂNDEGA … NO PORTO DE PARANAGUÁ``, its place on the next line).
+    RECURSOS FISCAIS`` / ``3ª SEÇÃO``). A body of a series is a body whatever
+    :data:`_BODY_WORDS` holds (``2ª TURMA ORDINÁRIA``), and so is, from then on, any
+    line of a rank the edition has named a series by (``ALFÂNDEGA … NO PORTO DE
+    PARANAGUÁ``, its place on the next line).
     Bodies of one rank but no series (``SECRETARIA EXECUTIVA`` of a council, then
     ``SECRETARIA DA RECEITA FEDERAL DO BRASIL``) may stand at different levels."""
     in_force = current.bodies if current is not None and not fresh else ()
     ranks = [_rank(body) for body in in_force]  # the banner's, first, is no body's rank
     series = current.series if current is not None else frozenset()
-    start = _first_body([c.text for c in capitals], ranks[1:], series)
+    start = _first_body([c.text for c in capitals], series)
     found = _names([c.text for c in capitals[start:]])
     if current is not None and found:
         del current.lines[start - len(capitals):]
@@ -682,13 +682,13 @@ def _in_series(body: str) -> bool:
     return bool(re.search(rf"^{_ORDINAL}|\s(?:EM|NO|NA|NOS|NAS)\s|\bREGIONA[LI]", body))
 
 
-def _first_body(capitals: list[str], ranks: Collection[str] = (),
-                series: Collection[str] = ()) -> int:
+def _first_body(capitals: list[str], series: Collection[str] = ()) -> int:
     """Where the issuing bodies start among the capitals above a heading: at the first
-    line that starts with a body's name — a word of :data:`_BODY_WORDS`, the rank of a
-    body in force (``ranks``) for a body of a series, or a rank the edition has named a
-    series by (``series``) — (the lines before it are the last act's
-    signature, or the capitals its text ends with) after the last line that names no
+    line that names a body — one that starts with a word of :data:`_BODY_WORDS` or
+    with a rank the edition has named a series by (``series``), or a body of a series
+    (:func:`_in_series`: ``INSPETORIA … EM FOZ DO IGUAÇU``) — (the lines before it
+    are the last act's signature, or the capitals its text ends with) after the last
+    line that names no
     body: a labelled one (``REQUERENTE: SINDICATO …``, ``ASSUNTO: …``: a case's
     particulars, which name bodies but are none) or one with a number that is no
     ordinal (``RUA LAMBARI, 10, TÉRREO``: an address in a table's cell; ``DA 10ª
@@ -698,12 +698,13 @@ def _first_body(capitals: list[str], ranks: Collection[str] = (),
     1
     >>> _first_body(["UNIVERSIDADE SALGADO DE OLIVEIRA", "RUA LAMBARI, 10, TÉRREO"])
     2
+    >>> _first_body(["FULANO DE TAL", "INSPETORIA DA RECEITA FEDERAL EM FOZ DO IGUAÇU"])
+    1
     """
     particulars = max((i for i, line in enumerate(capitals)
                        if ":" in line or _FIGURE.search(line)), default=-1)
     return next((i for i, line in enumerate(capitals) if i > particulars and (
-        _BODY_WORDS.match(line) or (_rank(line) in ranks and _in_series(line))
-        or _rank(line) in series)),
+        _BODY_WORDS.match(line) or _in_series(line) or _rank(line) in series)),
         len(capitals))
 
 
