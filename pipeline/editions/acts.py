@@ -111,10 +111,11 @@ _ENDS_WITH_A_DATE = re.compile(rf"{_FULL_DATE}\s*$")
 #: A heading whose kind no word of :data:`KINDS` names, known by its shape alone: the
 #: kind, then a number and a full date (``ARESTO Nº 994, DE 27 DE SETEMBRO DE 2017``,
 #: perhaps marked for a note: ``(*)``; the number may have no sign before its comma:
-#: ``CONVÊNIO ICMS 127, DE 29 DE SETEMBRO DE 2017``), a full date alone (``PROVIMENTOS DE 27 DE
-#: SETEMBRO DE 2017``), or a number that carries its year, alone or before its issuer
-#: (``ARESTO Nº 63-2017``, ``PROVIMENTO Nº 25/2017 - CGJ - Plenário``; inside an act of
-#: another kind, such a line heads a list of it: :func:`_listed_in`).
+#: ``CONVÊNIO ICMS 127, DE 29 DE SETEMBRO DE 2017``), a full date alone
+#: (``PROVIMENTOS DE 27 DE SETEMBRO DE 2017``), or a number that carries its year, alone
+#: or before its issuer (``ARESTO Nº 63-2017``, ``PROVIMENTO Nº 25/2017 - CGJ -
+#: Plenário``; inside an act of another kind, such a line heads a list of it:
+#: :func:`_listed_in`).
 _UNSEEN_HEADING = re.compile(
     rf"{_UNSEEN_KIND}\s*(?:(?:{_UNSEEN_NUMBER},?\s+|\d[\d.]*,\s+|\s){_FULL_DATE}(?:\s*\(?\*\)?)?"
     rf"|{NUMBER_SIGN}\d[\d.]*[/-](?:19|20)\d\d(?:\s*-\s*[A-Z]{{2,}}\b.*)?)\s*$")
@@ -686,13 +687,13 @@ def _first_body(capitals: list[str], series: Collection[str] = ()) -> int:
     """Where the issuing bodies start among the capitals above a heading: at the first
     line that names a body — one that starts with a word of :data:`_BODY_WORDS` or
     with a rank the edition has named a series by (``series``), or a body of a series
-    (:func:`_in_series`: ``INSPETORIA … EM FOZ DO IGUAÇU``) — (the lines before it
-    are the last act's signature, or the capitals its text ends with) after the last
-    line that names no
-    body: a labelled one (``REQUERENTE: SINDICATO …``, ``ASSUNTO: …``: a case's
-    particulars, which name bodies but are none) or one with a number that is no
-    ordinal (``RUA LAMBARI, 10, TÉRREO``: an address in a table's cell; ``DA 10ª
-    REGIÃO FISCAL`` names a body); ``len(capitals)`` if none does.
+    (:func:`_in_series`: ``INSPETORIA … EM FOZ DO IGUAÇU``) — after the last line that
+    names no body; the lines before it are the last act's signature, or the capitals
+    its text ends with. A line names no body if it is labelled (``REQUERENTE:
+    SINDICATO …``, ``ASSUNTO: …``: a case's particulars, which name bodies but are
+    none) or has a number that is no ordinal (``RUA LAMBARI, 10, TÉRREO``: an address
+    in a table's cell; ``DA 10ª REGIÃO FISCAL`` names a body). ``len(capitals)`` if no
+    line names a body.
 
     >>> _first_body(["JOSÉ DA SILVA", "SECRETARIA EXECUTIVA"])
     1
