@@ -687,7 +687,8 @@ def _first_body(capitals: list[str], series: Collection[str] = ()) -> int:
     """Where the issuing bodies start among the capitals above a heading: at the first
     line that names a body — one that starts with a word of :data:`_BODY_WORDS` or
     with a rank the edition has named a series by (``series``), or a body of a series
-    (:func:`_in_series`: ``INSPETORIA … EM FOZ DO IGUAÇU``) — after the last line that
+    (:func:`_in_series`: ``INSPETORIA …`` / ``EM FOZ DO IGUAÇU``, the lines of its name
+    as :func:`_names` joins them) — after the last line that
     names no body; the lines before it are the last act's signature, or the capitals
     its text ends with. A line names no body if it is labelled (``REQUERENTE:
     SINDICATO …``, ``ASSUNTO: …``: a case's particulars, which name bodies but are
@@ -701,11 +702,14 @@ def _first_body(capitals: list[str], series: Collection[str] = ()) -> int:
     2
     >>> _first_body(["FULANO DE TAL", "INSPETORIA DA RECEITA FEDERAL EM FOZ DO IGUAÇU"])
     1
+    >>> _first_body(["FULANO DE TAL", "INSPETORIA DA RECEITA FEDERAL", "EM FOZ DO IGUAÇU"])
+    1
     """
     particulars = max((i for i, line in enumerate(capitals)
                        if ":" in line or _FIGURE.search(line)), default=-1)
     return next((i for i, line in enumerate(capitals) if i > particulars and (
-        _BODY_WORDS.match(line) or _in_series(line) or _rank(line) in series)),
+        _BODY_WORDS.match(line) or _rank(line) in series
+        or _in_series(_names(capitals[i:])[0]))),
         len(capitals))
 
 
