@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pdfplumber
+import pytest
 from conftest import REPO
 
 from pipeline.editions.acts import NUMBER_SIGN, find_acts
@@ -178,18 +179,24 @@ def test_the_first_pages_of_a_real_edition_give_the_acts_marked_by_hand(shared: 
     assert "RUA LAMBARI, 10, TÉRREO" in portarias[4].text  # the table after Nº 567
 
 
-def test_a_line_quoting_another_act_of_its_kind_is_text_of_the_act():
+@pytest.mark.parametrize("quote", [
+    "SOLUÇÃO DE CONSULTA VINCULADA À SOLUÇÃO DE CONSULTA COSIT Nº 99.006, DE 27 DE MAIO DE "
+    "2017.",
+    "SOLUÇÃO DE CONSULTA VINCULADA\nÀ SOLUÇÃO DE CONSULTA COSIT Nº 99.006, DE 27 DE\n"
+    "MAIO DE 2017."])
+def test_a_line_quoting_another_act_of_its_kind_is_text_of_the_act(quote: str):
+    """A line of an act's text that names another act of its kind is no heading, the
+    quote on one line or going on in the next (``… VINCULADA`` / ``À SOLUÇÃO …``)."""
     acts = find_acts(pages(
         "Ministério da Fazenda\n.\nSECRETARIA DA RECEITA FEDERAL DO BRASIL\n"
         "SOLUÇÃO DE CONSULTA Nº 6.012, DE 27 DE SETEMBRO DE 2017\n"
         "ASSUNTO: Imposto sobre a Renda de Pessoa Física - IRPF\n"
         "EMENTA: Os rendimentos são tributáveis na forma da lei.\n"
-        "SOLUÇÃO DE CONSULTA VINCULADA À SOLUÇÃO DE CONSULTA COSIT Nº 99.006, DE 27 DE "
-        "MAIO DE 2017.\nDISPOSITIVOS LEGAIS: Lei nº 7.713, de 1988, art. 3º.\nFULANO DE TAL\n"
+        f"{quote}\nDISPOSITIVOS LEGAIS: Lei nº 7.713, de 1988, art. 3º.\nFULANO DE TAL\n"
         "SOLUÇÃO DE CONSULTA Nº 6.013, DE 27 DE SETEMBRO DE 2017\nASSUNTO: Contribuições\n"))
     assert [a.heading for a in acts] == ["SOLUÇÃO DE CONSULTA Nº 6.012, DE 27 DE SETEMBRO DE 2017",
                                          "SOLUÇÃO DE CONSULTA Nº 6.013, DE 27 DE SETEMBRO DE 2017"]
-    assert "VINCULADA À SOLUÇÃO DE CONSULTA COSIT" in acts[0].text
+    assert "SOLUÇÃO DE CONSULTA COSIT" in acts[0].text
 
 
 def test_kinds_never_seen_are_acts_by_their_heading_s_shape():

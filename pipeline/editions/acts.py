@@ -257,7 +257,8 @@ def heading_kind(line: str, after: str = "") -> str | None:
         word = word[:-1]  # "PORTARIAN o- 1.875": the number sign glued to the kind
     if word not in KINDS:  # a kind never seen: known by the whole shape of its heading
         return _unseen_kind(word, line, after)
-    if not _HEADING_REST.match(line[len(word):]) or _quotes_its_kind(word, line):
+    if not _HEADING_REST.match(line[len(word):]) or _quotes_its_kind(
+            word, f"{line} {after}" if _goes_on(line, after) else line):
         return None
     # in capitals throughout, or up to its number ("ACÓRDÃO Nº 2506/2014 - TCU - Plenário")
     numbered = _NUMBERED.match(line[len(word):])
@@ -281,6 +282,20 @@ def _quotes_its_kind(word: str, line: str) -> bool:
     number = re.search(rf"\s{NUMBER_SIGN}\d", line)
     before = line[len(word):number.start() if number else len(line)]
     return bool(re.search(rf"\b{word}\b", before))
+
+
+def _goes_on(line: str, after: str) -> bool:
+    """The line in capitals ``after`` goes on with what ``line`` says: it starts with a
+    word that joins it to the line above (``SOLUÇÃO DE CONSULTA VINCULADA`` / ``À
+    SOLUÇÃO DE CONSULTA COSIT Nº 99.006, …``), or ``line`` ends with one.
+
+    >>> _goes_on("SOLUÇÃO DE CONSULTA VINCULADA", "À SOLUÇÃO DE CONSULTA COSIT Nº 99.006")
+    True
+    >>> _goes_on("DESPACHOS DO MINISTRO", "Em 30 de setembro de 2014")
+    False
+    """
+    return _mostly_capitals(after) and bool(
+        _CONNECTIVE.search(line) or _GOES_ON.match(after))
 
 
 def _unseen_kind(word: str, line: str, after: str) -> str | None:
@@ -471,6 +486,11 @@ _OPENS_AN_ACT = re.compile(r"[A-ZÁÉÍÓÚÂÊÔÃÕÇ][A-ZÁÉÍÓÚÂÊÔÃÕ
 #: Words a line of a title in capitals ends with when the title goes on in the next.
 _CONNECTIVE = re.compile(r"(?:\b(?:E|DE|DA|DO|DAS|DOS|EM|NA|NO|NAS|NOS|PARA|POR|COM|À|AO|"
                          r"AOS|A|O|OU|SOBRE|ENTRE|SEUS?|SUAS?)|[,-])$")
+#: Words a line in capitals starts with when it goes on with the line above
+#: (``À SOLUÇÃO DE CONSULTA``, ``DA GRANDE DOURADOS``); not ``O`` or ``A``, which
+#: start an act's text (``O MINISTRO DE ESTADO``).
+_GOES_ON = re.compile(r"(?:DA|DE|DO|DAS|DOS|E|À|AO|AOS|EM|NO|NA|NOS|NAS|PARA|COM|POR|SOBRE|"
+                      r"ENTRE)\b")
 
 
 def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = True) -> bool:
@@ -736,8 +756,7 @@ def _names(lines: list[str]) -> list[str]:
     """
     names: list[str] = []
     for line in lines:
-        if names and (re.match(r"(DA|DE|DO|DAS|DOS|E|À|AO|AOS|EM|NO|NA|NOS|NAS|PARA|COM|"
-                               r"POR|SOBRE|ENTRE)\b", line)
+        if names and (_GOES_ON.match(line)
                       or re.fullmatch(r"(\S{1,2} )+\S{1,2}", line)
                       or (" " not in line and not _BODY_WORDS.match(line))
                       or _CONNECTIVE.search(names[-1])):
