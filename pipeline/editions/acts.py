@@ -317,8 +317,15 @@ def _unseen_kind(word: str, line: str, after: str) -> str | None:
     'aresto'
     >>> _unseen_kind("PROCESSO", "PROCESSO Nº 48500.006919/2013-25", "") is None
     True
+
+    A line that names a kind :data:`KINDS` has before its number quotes an act of that
+    kind (an annex's title): it heads none.
+
+    >>> _unseen_kind("ANEXO", "ANEXO DA PORTARIA Nº 12, DE 3 DE MARÇO DE 2014", "") is None
+    True
     """
-    if _BODY_WORDS.match(line):
+    before_its_number = re.split(rf"{NUMBER_SIGN}\d|\d", line, maxsplit=1)[0].split()
+    if _BODY_WORDS.match(line) or any(w in KINDS for w in before_its_number[1:]):
         return None
     if _UNSEEN_HEADING.match(line) or (_UNSEEN_OVER_ITS_DATE.match(line)
                                        and _DATE_OR_NUMBER_LINE.match(after)) or (
