@@ -257,8 +257,7 @@ def heading_kind(line: str, after: str = "") -> str | None:
         word = word[:-1]  # "PORTARIAN o- 1.875": the number sign glued to the kind
     if word not in KINDS:  # a kind never seen: known by the whole shape of its heading
         return _unseen_kind(word, line, after)
-    if not _HEADING_REST.match(line[len(word):]) or _quotes_its_kind(
-            word, f"{line} {after}" if _goes_on(line, after) else line):
+    if not _HEADING_REST.match(line[len(word):]) or _quotes_its_kind(word, line, after):
         return None
     # in capitals throughout, or up to its number ("ACÓRDÃO Nº 2506/2014 - TCU - Plenário")
     numbered = _NUMBERED.match(line[len(word):])
@@ -269,16 +268,21 @@ def heading_kind(line: str, after: str = "") -> str | None:
     return KINDS[word]
 
 
-def _quotes_its_kind(word: str, line: str) -> bool:
-    """``line`` names the kind ``word`` again before its number: it refers to another
-    act of that kind, it heads none (``SOLUÇÃO DE CONSULTA VINCULADA À SOLUÇÃO DE
-    CONSULTA COSIT Nº 99.006``, a line of an act's text).
+def _quotes_its_kind(word: str, line: str, after: str = "") -> bool:
+    """``line`` names the kind ``word`` again before its number, or goes on into the
+    line ``after`` it (:func:`_goes_on`) that does: it refers to another act of that
+    kind, it heads none (``SOLUÇÃO DE CONSULTA VINCULADA À SOLUÇÃO DE CONSULTA COSIT Nº
+    99.006``, a line of an act's text).
 
     >>> _quotes_its_kind("SOLUÇÃO", "SOLUÇÃO DE CONSULTA VINCULADA À SOLUÇÃO DE CONSULTA Nº 9")
+    True
+    >>> _quotes_its_kind("SOLUÇÃO", "SOLUÇÃO DE CONSULTA VINCULADA", "À SOLUÇÃO DE CONSULTA")
     True
     >>> _quotes_its_kind("PORTARIA", "PORTARIA Nº 564, DE 30 DE SETEMBRO DE 2014")
     False
     """
+    if _goes_on(line, after):
+        line = f"{line} {after}"
     number = re.search(rf"\s{NUMBER_SIGN}\d", line)
     before = line[len(word):number.start() if number else len(line)]
     return bool(re.search(rf"\b{word}\b", before))
