@@ -526,6 +526,13 @@ def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = Tru
     ...                    "de 2 de março de 2012, alterado pelo Decreto nº 8.066")
     False
 
+    A heading whole with its number and full date goes on no title that ends with a
+    comma (a body's name with a comma OCR added).
+
+    >>> _inside_a_sentence("UNIVERSIDADE FEDERAL DE ITAJUBÁ,",
+    ...                    "PORTARIA Nº 1.501, DE 29 DE SETEMBRO DE 2014", "O Reitor, no uso")
+    False
+
     A heading that an authority acting follows (in capitals, then what it does in lower
     case) opens an act whatever the line above says: a contract's empty ``TESTEMUNHAS:``
     whose lines OCR lost.
@@ -536,7 +543,8 @@ def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = Tru
     """
     spaced = bool(re.fullmatch(r"(\S{1,2} )+\S{1,2}", before))  # "A E R O P O RT U Á R I A"
     continues_title = _mostly_capitals(before) and not spaced and bool(
-        _CONNECTIVE.search(before))
+        _CONNECTIVE.search(before)) and not (before.endswith(",")
+                                             and _ENDS_WITH_A_DATE.search(line))
     announced = same_page and before.rstrip().endswith(":") and not _OPENS_AN_ACT.match(after)
     runs_on = (bool(after) and after[0].islower() and not line.rstrip().endswith(("-", ","))
                and not _ENDS_WITH_A_DATE.search(line))
