@@ -510,7 +510,8 @@ def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = Tru
     PARA PREVENÇÃO E`` / ``RESOLUÇÃO DE LITÍGIOS``), or announces it on the same page
     (``Onde se lê:``: a retificação quoting an act's heading; an act cut off at a page's
     end is no announcement), or the line below runs on in lower case (``DECLARAÇÃO DO
-    FORNECEDOR`` / ``relativa a mercadorias …``) — after a heading ending with its
+    FORNECEDOR`` / ``relativa a mercadorias …``; a letter alone is OCR's, the end of
+    a word it cut off) — after a heading ending with its
     full date, such a line is another column's, on a page OCR read across its columns.
 
     >>> _inside_a_sentence("REGULAMENTO INTERNO PARA PREVENÇÃO E", "RESOLUÇÃO DE LITÍGIOS",
@@ -524,6 +525,8 @@ def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = Tru
     False
     >>> _inside_a_sentence("", "PORTARIA Nº 568, DE 30 DE SETEMBRO DE 2014",
     ...                    "de 2 de março de 2012, alterado pelo Decreto nº 8.066")
+    False
+    >>> _inside_a_sentence("", "PORTARIA Nº 569, DE 30 DE SETEMBR", "o")  # a letter alone
     False
 
     A heading whole with its number and full date goes on no title that ends with a
@@ -546,7 +549,7 @@ def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = Tru
         _CONNECTIVE.search(before)) and not (before.endswith(",")
                                              and _ENDS_WITH_A_DATE.search(line))
     announced = same_page and before.rstrip().endswith(":") and not _OPENS_AN_ACT.match(after)
-    runs_on = (bool(after) and after[0].islower() and not line.rstrip().endswith(("-", ","))
+    runs_on = (len(after) > 1 and after[0].islower() and not line.rstrip().endswith(("-", ","))
                and not _ENDS_WITH_A_DATE.search(line))
     return continues_title or announced or runs_on
 
