@@ -509,10 +509,7 @@ def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = Tru
     in capitals, ends with a word that joins it to the next (``REGULAMENTO INTERNO
     PARA PREVENÇÃO E`` / ``RESOLUÇÃO DE LITÍGIOS``), or announces it on the same page
     (``Onde se lê:``: a retificação quoting an act's heading; an act cut off at a page's
-    end is no announcement), or the line below runs on in lower case (``DECLARAÇÃO DO
-    FORNECEDOR`` / ``relativa a mercadorias …``; a letter alone is OCR's, the end of
-    a word it cut off) — after a heading ending with its
-    full date, such a line is another column's, on a page OCR read across its columns.
+    end is no announcement), or the line below runs on (:func:`_runs_on`).
 
     >>> _inside_a_sentence("REGULAMENTO INTERNO PARA PREVENÇÃO E", "RESOLUÇÃO DE LITÍGIOS",
     ...                    "Definições")
@@ -522,11 +519,6 @@ def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = Tru
     True
     >>> _inside_a_sentence("LUÍS ADAMS", "PORTARIA Nº 360, DE 30 DE SETEMBRO DE 2014",
     ...                    "O ADVOGADO-GERAL DA UNIÃO, no uso das atri-")
-    False
-    >>> _inside_a_sentence("", "PORTARIA Nº 568, DE 30 DE SETEMBRO DE 2014",
-    ...                    "de 2 de março de 2012, alterado pelo Decreto nº 8.066")
-    False
-    >>> _inside_a_sentence("", "PORTARIA Nº 569, DE 30 DE SETEMBR", "o")  # a letter alone
     False
 
     A heading whole with its number and full date goes on no title that ends with a
@@ -549,9 +541,27 @@ def _inside_a_sentence(before: str, line: str, after: str, same_page: bool = Tru
         _CONNECTIVE.search(before)) and not (before.endswith(",")
                                              and _ENDS_WITH_A_DATE.search(line))
     announced = same_page and before.rstrip().endswith(":") and not _OPENS_AN_ACT.match(after)
-    runs_on = (len(after) > 1 and after[0].islower() and not line.rstrip().endswith(("-", ","))
-               and not _ENDS_WITH_A_DATE.search(line))
-    return continues_title or announced or runs_on
+    return continues_title or announced or _runs_on(line, after)
+
+
+def _runs_on(line: str, after: str) -> bool:
+    """The line ``after`` a heading-like ``line`` runs on in lower case (``DECLARAÇÃO DO
+    FORNECEDOR`` / ``relativa a mercadorias …``). A letter alone is OCR's, the end of a
+    word it cut off; and after a heading holding its full date, such a line is another
+    column's, on a page OCR read across its columns (which may have run the other
+    column's words into the heading's line too).
+
+    >>> _runs_on("DECLARAÇÃO DO FORNECEDOR", "relativa a mercadorias importadas")
+    True
+    >>> _runs_on("PORTARIA Nº 568, DE 30 DE SETEMBRO DE 2014", "de 2 de março de 2012")
+    False
+    >>> _runs_on("PORTARIA Nº 429, DE 30 DE SETEMBRO DE 2014 39 4,7891", "cre => == GLUTY 6")
+    False
+    >>> _runs_on("PORTARIA Nº 569, DE 30 DE SETEMBR", "o")
+    False
+    """
+    return (len(after) > 1 and after[0].islower() and not line.rstrip().endswith(("-", ","))
+            and not re.search(_FULL_DATE, line))
 
 
 def _item_of(act: _Draft, kind: str, line: str, capitals: list[_Line]) -> bool:
