@@ -129,6 +129,10 @@ _UNSEEN_OVER_ITS_DATE = re.compile(
 #: A line that dates or numbers the act whose heading is above it.
 _DATE_OR_NUMBER_LINE = re.compile(
     rf"(?:{_FULL_DATE}|Em\s+\d{{1,2}}[º°]?\s+de\s+[a-zç]+\s+de\s+\d{{4}}|{NUMBER_SIGN}\d[\d./]*\s+-)")
+#: A kind's name alone on its line, its number and date on the next.
+_UNSEEN_KIND_ALONE = re.compile(rf"{_UNSEEN_KIND}\s*")
+#: Where a heading's number starts: its sign, else its first figure.
+_NUMBER_OR_FIGURE = re.compile(rf"{NUMBER_SIGN}\d|\d")
 #: A line that gives the number and date of the act whose kind is named above it, alone
 #: (``ATO DECLARATÓRIO EXECUTIVO`` / ``Nº 155, DE 30 DE SETEMBRO DE 2014``).
 _NUMBER_AND_DATE_LINE = re.compile(rf"{_UNSEEN_NUMBER},?\s+{_FULL_DATE}\s*$")
@@ -328,14 +332,15 @@ def _unseen_kind(word: str, line: str, after: str) -> str | None:
     >>> _unseen_kind("ANEXO", "ANEXO DA PORTARIA Nº 12, DE 3 DE MARÇO DE 2014", "") is None
     True
     """
-    before_its_number = re.split(rf"{NUMBER_SIGN}\d|\d", line, maxsplit=1)[0].split()
-    if _BODY_WORDS.match(line) or any(w in KINDS for w in before_its_number[1:]):
+    shaped = _UNSEEN_HEADING.match(line) or (
+        _UNSEEN_OVER_ITS_DATE.match(line) and _DATE_OR_NUMBER_LINE.match(after)) or (
+        _UNSEEN_KIND_ALONE.fullmatch(line) and _NUMBER_AND_DATE_LINE.match(after))
+    if not shaped or _BODY_WORDS.match(line):
         return None
-    if _UNSEEN_HEADING.match(line) or (_UNSEEN_OVER_ITS_DATE.match(line)
-                                       and _DATE_OR_NUMBER_LINE.match(after)) or (
-            re.fullmatch(rf"{_UNSEEN_KIND}\s*", line) and _NUMBER_AND_DATE_LINE.match(after)):
-        return _misread_kind(word) or _singular(word.lower())
-    return None
+    before_its_number = _NUMBER_OR_FIGURE.split(line, maxsplit=1)[0].split()
+    if any(word in KINDS for word in before_its_number[1:]):
+        return None
+    return _misread_kind(word) or _singular(word.lower())
 
 
 #: Portuguese plural endings and their singulars, longest first.
