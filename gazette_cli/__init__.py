@@ -9,6 +9,7 @@ its page workers do (:func:`pipeline.workers.end_now`).
 """
 
 import atexit
+import sys
 
 #: The command's exit code, once it has one (see :func:`end_without_teardown`).
 EXIT_CODE: list[int] = []
@@ -17,11 +18,11 @@ EXIT_CODE: list[int] = []
 def end_without_teardown() -> None:
     """The last exit handler (registered before any other, so run after them all): end
     the process with the command's exit code, if it has one, without the interpreter's
-    teardown."""
-    if EXIT_CODE:
-        from pipeline.workers import end_now  # imported here: registered first
-
-        end_now(EXIT_CODE[0])
+    teardown. A command that never loaded the library (``gazette --help``) has nothing
+    to tear down, and nothing can be imported this late: it ends as any process does."""
+    workers = sys.modules.get("pipeline.workers")  # not imported above: registered first
+    if EXIT_CODE and workers is not None:
+        workers.end_now(EXIT_CODE[0])
 
 
 atexit.register(end_without_teardown)

@@ -31,3 +31,16 @@ def test_a_worker_ends_after_its_exit_handlers_without_the_interpreters_teardown
         workers.shutdown()
     assert handlers.read_text() == "handlers ran"
     assert not teardown.exists()
+
+
+def test_a_command_that_never_loaded_the_library_ends_quietly():
+    """`gazette run --help` exits before the library is imported: the command's last
+    exit handler has no pool to end, and must not import one at exit (Python refuses
+    new exit handlers then, and printed a traceback after the help)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", "from gazette_cli.main import main; main()",
+                           "run", "--help"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "--root" in done.stdout
+    assert done.stderr == ""
