@@ -78,6 +78,15 @@ def test_the_model_gives_sentence_transformers_vectors_bit_for_bit(shared: Path)
     assert ours.encode([]).shape == (0, 384)
 
 
+def test_a_model_of_another_architecture_is_refused_with_the_rebuild_command(tmp_path: Path):
+    from pipeline.embedding.model import SentenceModel
+
+    config = json.loads((DEFAULT_MODEL_DIR / "config.json").read_text("utf-8"))
+    (tmp_path / "config.json").write_text(json.dumps({**config, "hidden_act": "relu"}))
+    with pytest.raises(GazetteError, match="gazette model build"):
+        SentenceModel(tmp_path)
+
+
 def test_encoder_retrieves_translations_and_caches(tmp_path: Path):
     cache = tmp_path / "vectors.sqlite"
     encoder = Encoder(DEFAULT_MODEL_DIR, cache=cache)

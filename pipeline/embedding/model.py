@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from pipeline.errors import GazetteError
+
 if TYPE_CHECKING:
     import torch
 
@@ -44,8 +46,9 @@ class _Shape:
     @classmethod
     def of(cls, config: dict[str, Any]) -> _Shape:
         if config.get("hidden_act") != "gelu" or config.get("model_type") != "bert":
-            raise ValueError(f"not a BERT encoder with GELU: {config.get('model_type')}, "
-                             f"{config.get('hidden_act')}")
+            raise GazetteError(f"the embedding model is not a BERT encoder with GELU "
+                               f"({config.get('model_type')}, {config.get('hidden_act')})",
+                               "rebuild it: `gazette model build`")
         return cls(config["num_hidden_layers"], config["num_attention_heads"],
                    config["layer_norm_eps"], config["pad_token_id"])
 
