@@ -1,8 +1,8 @@
 """The run's encoders lent to its worker processes, over a local socket.
 
 A worker of the run's pool that aligns an act would load the embedding model itself:
-torch, transformers and the model cost each worker some 9 s of CPU, more than the
-alignment of a few acts. The run's process loads the model once (``gazette run`` does
+torch and the model cost each worker some 2–3 s of CPU and half a gigabyte of memory,
+more than the alignment of a few acts. The run's process loads the model once (``gazette run`` does
 so while Prefect's server starts) and answers its workers instead: a worker sends the
 texts, the model folder and the cache it would use, and gets the vectors back, the
 same the run's encoder gives it (cached there too).
