@@ -70,11 +70,11 @@ def test_the_model_gives_sentence_transformers_vectors_bit_for_bit(shared: Path)
     texts += ["", " ", "  Article 5 ", "Artigo 5\n", texts[0] * 4]
     reference = SentenceTransformer(str(DEFAULT_MODEL_DIR), device="cpu")
     ours = SentenceModel(DEFAULT_MODEL_DIR)
-    for tokens in (128, 32):
+    for tokens, some in ((128, texts), (32, texts[::5])):  # most cut short at 32
         reference.max_seq_length = tokens
-        expected = reference.encode(texts, prompt_name="query", batch_size=16,
+        expected = reference.encode(some, prompt_name="query", batch_size=16,
                                     normalize_embeddings=True, convert_to_numpy=True)
-        assert np.array_equal(ours.encode(texts, max_tokens=tokens), expected)
+        assert np.array_equal(ours.encode(some, max_tokens=tokens), expected)
     assert ours.encode([]).shape == (0, 384)
 
 
