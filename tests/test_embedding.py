@@ -78,6 +78,21 @@ def test_the_model_gives_sentence_transformers_vectors_bit_for_bit(shared: Path)
     assert ours.encode([]).shape == (0, 384)
 
 
+def test_embedding_imports_torch_but_not_the_model_libraries():
+    """The run's process embeds with torch alone: importing sentence-transformers,
+    transformers and scikit-learn cost it 5 s of CPU beside its page workers."""
+    import subprocess
+
+    code = ("import sys; from pipeline.config import DEFAULT_MODEL_DIR; "
+            "from pipeline.embedding.encoder import Encoder; "
+            "Encoder(DEFAULT_MODEL_DIR).encode(['Article 1']); "
+            "print(sorted(m for m in ('torch', 'sentence_transformers', 'transformers', "
+            "'sklearn') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, check=True)
+    assert done.stdout.split("\n")[-2] == "['torch']", done.stdout + done.stderr
+
+
 def test_a_model_of_another_architecture_is_refused_with_the_rebuild_command(tmp_path: Path):
     from pipeline.embedding.model import SentenceModel
 
