@@ -274,7 +274,7 @@ def heading_kind(line: str, after: str = "") -> str | None:
 
 def _quotes_its_kind(word: str, line: str, after: str = "") -> bool:
     """``line`` names the kind ``word`` again before its number, or goes on into the
-    line ``after`` it (:func:`_goes_on`) that does: it refers to another act of that
+    line in capitals ``after`` it (:func:`_goes_on`) that does: it refers to another act of that
     kind, it heads none (``SOLUÇÃO DE CONSULTA VINCULADA À SOLUÇÃO DE CONSULTA COSIT Nº
     99.006``, a line of an act's text).
 
@@ -285,7 +285,7 @@ def _quotes_its_kind(word: str, line: str, after: str = "") -> bool:
     >>> _quotes_its_kind("PORTARIA", "PORTARIA Nº 564, DE 30 DE SETEMBRO DE 2014")
     False
     """
-    if _goes_on(line, after):
+    if _mostly_capitals(after) and _goes_on(line, after):
         line = f"{line} {after}"
     number = re.search(rf"\s{NUMBER_SIGN}\d", line)
     before = line[len(word):number.start() if number else len(line)]
@@ -293,17 +293,17 @@ def _quotes_its_kind(word: str, line: str, after: str = "") -> bool:
 
 
 def _goes_on(line: str, after: str) -> bool:
-    """The line in capitals ``after`` goes on with what ``line`` says: it starts with a
-    word that joins it to the line above (``SOLUÇÃO DE CONSULTA VINCULADA`` / ``À
-    SOLUÇÃO DE CONSULTA COSIT Nº 99.006, …``), or ``line`` ends with one.
+    """The line ``after`` goes on with what ``line`` says: it starts with a word that
+    joins it to the line above (``SOLUÇÃO DE CONSULTA VINCULADA`` / ``À SOLUÇÃO DE
+    CONSULTA COSIT Nº 99.006, …``), or ``line`` ends with one. Also how a body's name
+    goes on over its lines (:func:`_names`).
 
     >>> _goes_on("SOLUÇÃO DE CONSULTA VINCULADA", "À SOLUÇÃO DE CONSULTA COSIT Nº 99.006")
     True
     >>> _goes_on("DESPACHOS DO MINISTRO", "Em 30 de setembro de 2014")
     False
     """
-    return _mostly_capitals(after) and bool(
-        _CONNECTIVE.search(line) or _GOES_ON.match(after))
+    return bool(_CONNECTIVE.search(line) or _GOES_ON.match(after))
 
 
 def _unseen_kind(word: str, line: str, after: str) -> str | None:
@@ -793,10 +793,9 @@ def _names(lines: list[str]) -> list[str]:
     """
     names: list[str] = []
     for line in lines:
-        if names and (_GOES_ON.match(line)
+        if names and (_goes_on(names[-1], line)
                       or re.fullmatch(r"(\S{1,2} )+\S{1,2}", line)
-                      or (" " not in line and not _BODY_WORDS.match(line))
-                      or _CONNECTIVE.search(names[-1])):
+                      or (" " not in line and not _BODY_WORDS.match(line))):
             names[-1] = f"{names[-1]} {line}"
         else:
             names.append(line)
