@@ -86,20 +86,16 @@ class SentenceModel:
         prefix = self.prompts[prompt]
         # sentence-transformers' order: numpy's argsort of the negated lengths
         order = np.argsort([-len(text) for text in texts])
-        vectors: list[np.ndarray] = [np.empty(0, np.float32)] * len(texts)
+        vectors = np.zeros((len(texts), self.weights["embeddings.LayerNorm.weight"].numel()),
+                           np.float32)
         for start in range(0, len(order), batch_size):
-            batch = [int(index) for index in order[start:start + batch_size]]
+            batch = order[start:start + batch_size]
             encodings = self.tokenizer.encode_batch([prefix + texts[i] for i in batch])
             ids = torch.tensor([encoding.ids for encoding in encodings])
             mask = torch.tensor([encoding.attention_mask for encoding in encodings])
             with torch.inference_mode():
-                embedded = self._embed(ids, mask).numpy()
-            for index, vector in zip(batch, embedded, strict=True):
-                vectors[index] = vector
-        if not vectors:
-            return np.zeros((0, self.weights["embeddings.LayerNorm.weight"].numel()),
-                            np.float32)
-        return np.stack(vectors)
+                vectors[batch] = self._embed(ids, mask).numpy()
+        return vectors
 
     def _embed(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """The encoder's last states, mean-pooled over the tokens ``mask`` keeps, then
