@@ -90,10 +90,10 @@ def test_content_pairs_a_decision_that_identity_would_miss_among_its_siblings(
     assert left_out == []
     assert [(Path(p.english).name, Path(p.other).name, p.identity.agrees) for p in pairs] == [
         ("22019D0557-en.txt", "22019D0557-pt.txt", ())]
-    # the siblings were candidates, and scored under the translation
+    # a sibling scores under the translation, if its numbers leave it a score to have
     siblings = [m for m in scored if m.english.endswith("22019D0557-en.txt")
                 and not m.other.endswith("22019D0557-pt.txt")]
-    assert siblings and max(m.score for m in siblings) < pairs[0].confidence
+    assert max((m.score for m in siblings), default=0.0) < pairs[0].confidence
 
 
 def test_linking_takes_the_best_pair_first_and_one_partner_each():
@@ -139,10 +139,12 @@ def test_short_headings_close_to_everything_do_not_hide_a_translation(
 @given(st.integers(1, 100), st.integers(1, 100), st.data())
 def test_documents_that_may_not_pair_score_under_the_bar(english_size: int, other_size: int,
                                                          data: st.DataObject):
-    """`may_pair` rules a pair out by sizes alone only where no content could pair it:
-    every sampled sentence found with cosine 1 at English sentences drawn in order
+    """`may_pair` rules a pair out by sizes and numbers only where no content could pair
+    it: every sampled sentence found with cosine 1 at English sentences drawn in order
     anywhere in the text, a pair it rules out still scores under MIN_SCORE (and one of
     the two documents scores it so, whichever is the English text)."""
+    shared = data.draw(st.integers(0, 20))  # of the other's 20 numbers, the English text's
+    numbers = Counter(map(str, range(20))), Counter(map(str, range(20 - shared, 40 - shared)))
     positions = docalign.digest_sample(["four words in it"] * other_size)
     # the samples' counterparts: in order, spanning any stretch of the English text
     first = data.draw(st.integers(0, english_size - 1))
@@ -151,13 +153,27 @@ def test_documents_that_may_not_pair_score_under_the_bar(english_size: int, othe
         0, len(positions) - 2), max_size=max(0, len(positions) - 2)))])[:len(positions)]
     english = Sentences(np.eye(english_size), (Counter(),) * english_size,
                         np.full(english_size, 16, np.float32))
-    profile = Digest("en", "en", english_size, (), None, Counter())
+    profile = Digest("en", "en", english_size, (), None, numbers[0])
     other = Digest("pt", "pt", other_size, tuple((i, "four words in it") for i in positions),
-                   None, Counter())
+                   None, numbers[1])
     match = rescore(profile, english, other, np.eye(english_size)[found])
     assert docalign.may_pair(profile, other) == docalign.may_pair(other, profile)
     if not docalign.may_pair(profile, other):
         assert match.score < MIN_SCORE
+
+
+def test_sizes_and_numbers_that_each_leave_room_may_rule_a_pair_out_together():
+    """A document a little shorter than the English text, whose numbers agree a little
+    over NUMBERS_FLOOR, passes either bound alone, but the score they leave together is
+    under MIN_SCORE: it is ruled out, and one of the same size whose numbers agree fully
+    is not."""
+    english = Digest("en", "en", 100, (), None, Counter(map(str, range(20))))
+    shorter = replace(english, doc_id="pt", language="pt", size=40)
+    assert docalign.may_pair(english, replace(shorter, numbers=english.numbers))
+    # 16 of 20: 0.8 agree, which keeps 0.29 of the score; the sizes keep 0.4 / 0.3 = 1
+    near = replace(shorter, numbers=Counter(map(str, range(4, 24))))
+    assert round(docalign.numbers_factor(0.8), 2) == 0.29
+    assert not docalign.may_pair(english, near)
 
 
 def test_numbers_that_disagree_rule_a_pair_out_before_any_embedding():

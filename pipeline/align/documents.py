@@ -52,8 +52,8 @@ from pipeline.split.structure import normalize_number
 
 __all__ = ["DIGEST_SIZE", "DIGEST_TOKENS", "MIN_SCORE", "Digest", "DocumentIndex", "Match",
            "Sentences", "digest", "digest_sample", "find_translations", "language_offsets",
-           "link", "may_pair", "number_weights", "numbers_of", "pairable", "rescore",
-           "with_vectors"]
+           "link", "may_pair", "number_weights", "numbers_factor", "numbers_of", "pairable",
+           "rescore", "with_vectors"]
 
 Embed = Callable[[list[str]], np.ndarray]
 
@@ -318,8 +318,7 @@ def rescore(english: Digest, english_sentences: Sentences, other: Digest,
     score = (len(chain) / sampled
              * min(1.0, english_share / MIN_SHARE) * min(1.0, other_share / MIN_SHARE)
              * min(1.0, length / FULL_LENGTH)
-             * (1.0 if numbers is None else min(1.0, max(0.0, (numbers - NUMBERS_FLOOR)
-                                                         / (NUMBERS_FULL - NUMBERS_FLOOR))))
+             * numbers_factor(numbers)
              * min(1.0, len(chain) / min(3, len(other.sample))))
     return Match(english.doc_id, other.doc_id, other.language, round(score, 4), len(chain),
                  sampled, round(float(np.mean([c for _, _, c in chain])), 4),
@@ -443,16 +442,32 @@ def _containment(a: Counter[str], b: Counter[str], weights: dict[str, float]
     return round(weight(a & b) / min(weight(a), weight(b)), 4)
 
 
+def numbers_factor(numbers: float | None) -> float:
+    """What the agreement of two documents' numbers (:func:`_containment`) lets their
+    score keep: nothing at :data:`NUMBERS_FLOOR` and below, all from
+    :data:`NUMBERS_FULL`, all when either holds too few numbers to tell (None).
+
+    >>> numbers_factor(0.7), round(numbers_factor(0.835), 2), numbers_factor(0.95)
+    (0.0, 0.5, 1.0)
+    """
+    if numbers is None:
+        return 1.0
+    return min(1.0, max(0.0, (numbers - NUMBERS_FLOOR) / (NUMBERS_FULL - NUMBERS_FLOOR)))
+
+
 def may_pair(a: Digest, b: Digest, weights: dict[str, float] | None = None,
              min_score: float = MIN_SCORE) -> bool:
     """Whether :func:`rescore` can give documents ``a`` and ``b`` (an English text and
     another, either way round) ``min_score``, told from their digests without a vector.
 
-    Two bounds hold whatever their sentences say. The overlap spans at most the
-    smaller document, so the larger one's share of it and the likeness of its lengths
-    on both sides give at most ``smaller / (MIN_SHARE * FULL_LENGTH * larger)``: a
-    portaria of 10 sentences never pairs with a treaty of 139. And numbers that agree
-    no more than :data:`NUMBERS_FLOOR` give 0. Every other factor is at most 1.
+    Two of the score's factors are known before any sentence is compared, and every
+    other factor is at most 1, so their product bounds the score. The overlap spans at
+    most the smaller document, so the larger one's share of it and the likeness of its
+    lengths on both sides give at most ``smaller / (MIN_SHARE * FULL_LENGTH * larger)``:
+    a portaria of 10 sentences never pairs with a treaty of 139. And the documents'
+    numbers give :func:`numbers_factor` of their agreement: 0 at
+    :data:`NUMBERS_FLOOR` and below, half of it a little over half way to
+    :data:`NUMBERS_FULL`.
 
     >>> texts = [f"Article {n} of the Convention of 2014." for n in range(1, 40)]
     >>> treaty, act = digest("en", "en", texts), digest("pt", "pt", texts[:4])
@@ -462,10 +477,9 @@ def may_pair(a: Digest, b: Digest, weights: dict[str, float] | None = None,
     False
     """
     smaller, larger = sorted((max(1, a.size), max(1, b.size)))
-    if round(smaller / (MIN_SHARE * FULL_LENGTH * larger), 4) < min_score:
-        return False
-    numbers = _containment(a.numbers, b.numbers, weights or {})
-    return numbers is None or numbers > NUMBERS_FLOOR
+    sizes = min(1.0, smaller / (MIN_SHARE * FULL_LENGTH * larger))
+    numbers = numbers_factor(_containment(a.numbers, b.numbers, weights or {}))
+    return round(sizes * numbers, 4) >= min_score
 
 
 def pairable(english: Sequence[Digest], others: Sequence[Digest],
