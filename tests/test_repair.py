@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from dataclasses import fields
 from functools import cache
 from pathlib import Path
 
+import cydifflib
 import pdfplumber
 import pytest
 from conftest import SAMPLES
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.records import IngestedDocument, Page, Source
@@ -34,6 +36,26 @@ def mojibake(text: str) -> str:
 
 def test_config_mirrors_rules():
     assert [f.name for f in fields(RepairConfig)] == list(RULES)
+
+
+#: Tokens as ``diff_steps`` cuts text, few enough to repeat: repeats make the matcher
+#: choose between equally long matches; and from 200 tokens on, the commonest are junk.
+_TOKENS = ["de", "a", "Convenção", " ", "\n", ",", ".", "-", "Artigo", "1º"]
+
+
+@settings(max_examples=100)  # each example diffs twice in Python: CI's 10,000 took minutes
+@given(st.lists(st.sampled_from(_TOKENS), min_size=200, max_size=300), st.data())
+def test_the_compiled_matcher_finds_what_difflib_finds(old: list[str], data: st.DataObject):
+    """The repair log's steps come from cydifflib's SequenceMatcher: the same opcodes
+    as difflib's on any two token lists (here a list and that list with some tokens
+    replaced, some deleted and some inserted), so its steps are difflib's."""
+    new = list(old)
+    for _ in range(data.draw(st.integers(0, 12))):
+        at = data.draw(st.integers(0, len(new)))
+        token = data.draw(st.sampled_from(_TOKENS))
+        new[at:at + data.draw(st.integers(0, 2))] = [token] * data.draw(st.integers(0, 2))
+    assert (cydifflib.SequenceMatcher(None, old, new).get_opcodes()
+            == difflib.SequenceMatcher(None, old, new).get_opcodes())
 
 
 def test_mojibake_is_fixed_and_logged():

@@ -10,12 +10,13 @@ log trustworthy.
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, replace
 from functools import partial
+
+import cydifflib
 
 from pipeline.records import CleanedDocument, IngestedDocument, Page, RepairStep
 from pipeline.repair import rules
@@ -180,6 +181,9 @@ def diff_steps(rule: str, page: int, before: str, after: str) -> list[RepairStep
 
     The texts are compared word by word (words, runs of white space and single
     punctuation marks), so a step is a whole word or phrase and long pages diff fast.
+    The comparison is :class:`difflib.SequenceMatcher`'s, compiled (``cydifflib``: the
+    same matches, in half the time; an edition's reflowed acts spent a tenth of their
+    stages' time here).
 
     >>> diff_steps("ftfy", 1, "a ConvenÃ§Ã£o b", "a Convenção b")
     [RepairStep(rule='ftfy', page=1, offset=2, before='ConvenÃ§Ã£o', after='Convenção', sweep=1)]
@@ -189,7 +193,7 @@ def diff_steps(rule: str, page: int, before: str, after: str) -> list[RepairStep
     old, new = _TOKEN.findall(before), _TOKEN.findall(after)
     old_at = [0, *itertools.accumulate(map(len, old))]
     new_at = [0, *itertools.accumulate(map(len, new))]
-    matcher = difflib.SequenceMatcher(None, old, new)
+    matcher = cydifflib.SequenceMatcher(None, old, new)
     return [
         RepairStep(rule=rule, page=page, offset=old_at[i1],
                    before=before[old_at[i1]:old_at[i2]], after=after[new_at[j1]:new_at[j2]])
