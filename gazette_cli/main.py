@@ -73,9 +73,10 @@ def run(
     overrides = or_exit(lambda: parse_overrides(set_ or []))
     settings = prefect_settings(root, overrides)
 
-    # The temporary server starts while the inbox is looked at: most runs have work,
-    # and a run with none stops it unused (it never waits for it).
-    with locked(settings, wait), temporary_server() as temporary:
+    # The temporary server starts first, while this process imports what it runs (the
+    # project lock brings the catalog's SQLAlchemy) and looks at the inbox: most runs
+    # have work, and a run with none, or one that finds the folder busy, stops it unused.
+    with temporary_server() as temporary, locked(settings, wait):
         from pipeline.run.plan import unchanged_run
 
         summaries = None if force else unchanged_run(settings)

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 from rich.table import Table
 
 from gazette_cli.common import console
 from pipeline.config import Settings
-from pipeline.project.catalog import WorkingRow
 from pipeline.records import CorpusExport, DocumentSummary
+
+if TYPE_CHECKING:  # the catalog brings SQLAlchemy: `gazette run` imports it later, while
+    # Prefect's temporary server, launched first, starts on the other core
+    from pipeline.project.catalog import WorkingRow
 
 
 def report(summaries: list[DocumentSummary], settings: Settings) -> None:
