@@ -465,9 +465,8 @@ def may_pair(a: Digest, b: Digest, weights: dict[str, float] | None = None,
     most the smaller document, so the larger one's share of it and the likeness of its
     lengths on both sides give at most ``smaller / (MIN_SHARE * FULL_LENGTH * larger)``:
     a portaria of 10 sentences never pairs with a treaty of 139. And the documents'
-    numbers give :func:`numbers_factor` of their agreement: 0 at
-    :data:`NUMBERS_FLOOR` and below, half of it a little over half way to
-    :data:`NUMBERS_FULL`.
+    numbers keep :func:`numbers_factor` of their agreement: nothing at
+    :data:`NUMBERS_FLOOR` and below, all from :data:`NUMBERS_FULL`.
 
     >>> texts = [f"Article {n} of the Convention of 2014." for n in range(1, 40)]
     >>> treaty, act = digest("en", "en", texts), digest("pt", "pt", texts[:4])
