@@ -40,6 +40,14 @@ Systems, on the same image-only PDF:
 Then the per-document cost: each of the first ``--single`` pages of the half alone in
 a one-page PDF, read by gazette in a fresh process and by the reference.
 
+With ``--renders``, also how far a page's figure moves with the picture of the same
+scan alone: each page read by the Tesseract library gazette runs, as
+``pipeline.read.tesseract.ocr_image`` reads a page (in process, ``por``, told 300 dpi;
+not prepared), from ``pdftoppm -r 300 -gray``'s render, from pypdfium2's render at
+300 dpi (the one gazette prepares) and from the JPEG the PDF holds (``pdfimages``):
+the same pixels of the same scan, resampled or not. The spread is the noise under a
+comparison page by page.
+
 CPU time on a shared machine moves by a tenth or more from one run of the same work to
 the next (the same Tesseract call on the same page took 11.4 s and 14.4 s), so each
 measurement is made ``--repeat`` times, the two systems taking turns to go first, and
@@ -60,11 +68,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
 import pdfplumber
+import pypdfium2
 from pdfplumber.utils import extract_words
+from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -207,6 +218,8 @@ def main() -> None:
                         help="pages of the half also read alone, as one-page scans")
     parser.add_argument("--repeat", type=int, default=2,
                         help="runs of each system for the CPU ratios, taking turns")
+    parser.add_argument("--renders", action="store_true",
+                        help="also read each page from three pictures of the same scan")
     args = parser.parse_args()
     edition = args.shared / EDITION
     with pdfplumber.open(edition) as pdf:
@@ -220,11 +233,58 @@ def main() -> None:
             lambda round_: run_gazette(scan, folder / f"root-{round_}"),
             lambda _: run_tesseract(scan, len(numbers), folder), args.repeat)
         singles = single_pages(edition, numbers[:args.single], folder, args.repeat)
+        renders = pictures_read(scan, len(numbers), folder) if args.renders else {}
     ours, methods, *_ = ours_runs[0]
     theirs = theirs_runs[0][0]
     report(args.half, numbers, truths, ours, methods, theirs,
            [(o[2], o[3], t[1], t[2]) for o, t in zip(ours_runs, theirs_runs, strict=True)],
            singles)
+    if renders:
+        report_renders(numbers, truths["shown"], ours, theirs, renders)
+
+
+def pictures_read(scan: Path, pages: int, folder: Path) -> dict[str, list[str]]:
+    """Each page of ``scan`` read as ``ocr_image`` reads a page (``por``, 300 dpi), from
+    each of three pictures of it, by picture: ``pdftoppm``'s render, pypdfium2's and the
+    image the PDF holds; two pages at a time."""
+    pictures: dict[str, list[Path]] = {"pdftoppm": [], "pypdfium2": [], "embedded": []}
+    document = pypdfium2.PdfDocument(scan)
+    for index in range(pages):
+        stem = folder / f"picture-{index}"
+        subprocess.run(["pdftoppm", "-r", "300", "-gray", "-f", str(index + 1), "-l",
+                        str(index + 1), "-singlefile", str(scan), stem], check=True)
+        rendered = document[index].render(scale=300 / 72, grayscale=True).to_pil()
+        rendered.convert("L").save(f"{stem}-pdfium.pgm")
+        subprocess.run(["pdfimages", "-j", "-f", str(index + 1), "-l", str(index + 1),
+                        str(scan), f"{stem}-held"], check=True)
+        Image.open(f"{stem}-held-000.jpg").convert("L").save(f"{stem}-held.pgm")
+        for name, suffix in zip(pictures, (".pgm", "-pdfium.pgm", "-held.pgm"), strict=True):
+            pictures[name].append(Path(f"{stem}{suffix}"))
+    document.close()
+    with ThreadPoolExecutor(max_workers=2) as pool:  # tesserocr lets go of the GIL
+        return {name: list(pool.map(lambda image: tesseract.ocr_image(
+            image, "por", 600, 300).text, images)) for name, images in pictures.items()}
+
+
+def report_renders(numbers: list[int], truths: list[str], ours: list[str],
+                   theirs: list[str], renders: dict[str, list[str]]) -> None:
+    """Print each page's word F1 from each picture (:func:`pictures_read`), their spread,
+    and gazette's and the reference's difference beside it."""
+    f1s = {name: word_f1s(truths, texts) for name, texts in renders.items()}
+    gap = [a - b for a, b in zip(word_f1s(truths, ours), word_f1s(truths, theirs),
+                                 strict=True)]
+    print("\n| page | " + " | ".join(f"library on {name}" for name in f1s)
+          + " | spread | gazette − Tesseract |")
+    print("|---:|" + "---:|" * (len(f1s) + 2))
+    spreads = []
+    for row, number in enumerate(numbers):
+        values = [f1s[name][row] for name in f1s]
+        spreads.append(max(values) - min(values))
+        print(f"| {number} | " + " | ".join(f"{value:.3f}" for value in values)
+              + f" | {spreads[-1]:.3f} | {gap[row]:+.3f} |")
+    means = [sum(values) / len(values) for values in f1s.values()]
+    print("| all | " + " | ".join(f"{mean:.3f}" for mean in means)
+          + f" | mean {sum(spreads) / len(spreads):.3f}, largest {max(spreads):.3f} | |")
 
 
 def word_f1s(truths: list[str], texts: list[str]) -> list[float]:
