@@ -32,6 +32,7 @@ from flows import lost_tasks
 from pipeline.align.documents import MIN_SCORE
 from pipeline.config import Settings, check_settings
 from pipeline.editions.cut import ActDocument
+from pipeline.embedding.encoder import encoder_here
 from pipeline.project.catalog import Catalog
 from pipeline.project.store import is_up_to_date
 from pipeline.read.ingest import discover, ignored, ingest
@@ -232,6 +233,8 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
     acts = {}  # an edition's acts, sent off as soon as it is cut
     for future in as_completed(list(futures.values())):
         processed = future.result()
+        if crossdoc.embeds_at_pairing(settings, processed.summary.doc_id):
+            encoder_here(settings).load_in_background()  # while the others are read
         todo = [act for act in processed.acts
                 if force or not is_up_to_date(settings, act.document.source)]
         if processed.acts:
@@ -249,6 +252,7 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
             if force else ()))
     except Exception as exc:  # the documents' own outputs stand; say what failed
         logger.error("pairing documents across languages failed: %s", exc)
+    encoder_here(settings).finish_loading()
     create_markdown_artifact(run_report(summaries, changed), key="gazette-run",
                              description=f"gazette run {run_id} on {settings.raw}")
     return summaries

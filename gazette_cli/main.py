@@ -81,29 +81,25 @@ def run(
 
         summaries = None if force else unchanged_run(settings)
         if summaries is None:
-            summaries = _run_flow(root.resolve(), settings, force, dask, overrides, temporary)
+            summaries = _run_flow(root.resolve(), force, dask, overrides, temporary)
         else:
             console.print(f"nothing new or changed in {settings.raw}: no flow run")
     report(summaries, settings)
 
 
-def _run_flow(root: Path, settings: Settings, force: bool, dask: str | None,
-              overrides: dict[str, Any], temporary: TemporaryServer | None
-              ) -> list[DocumentSummary]:
-    """The main flow on the project ``root`` (whose ``settings`` these are); with a
-    ``temporary`` server just launched, the embedding model loads while it starts (a
-    core idles then)."""
-    from pipeline.embedding.encoder import encoder_here
-
-    loading = encoder_here(settings).load_in_background() if temporary else None
+def _run_flow(root: Path, force: bool, dask: str | None, overrides: dict[str, Any],
+              temporary: TemporaryServer | None) -> list[DocumentSummary]:
+    """The main flow on the project ``root``, once a ``temporary`` server just launched
+    answers. The embedding model is not loaded
+    ahead: the server's start and this process's imports take both cores, and a run
+    of an edition alone never embeds (the flow loads it when it finds a text that
+    pairing will embed)."""
     from flows.run import gazette_run_on  # Prefect reads its settings on import
 
     if temporary is not None:
         or_exit(temporary.wait)
     summaries: list[DocumentSummary] = gazette_run_on(dask)(root, force=force,
                                                             overrides=overrides)
-    if loading is not None:
-        loading.join()  # not to be cut off as the process ends
     return summaries
 
 

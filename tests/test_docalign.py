@@ -5,6 +5,7 @@ embedding model."""
 from __future__ import annotations
 
 import itertools
+import json
 import unicodedata
 from collections import Counter
 from dataclasses import replace
@@ -23,7 +24,7 @@ from pipeline.config import Settings
 from pipeline.embedding.build import MANIFEST
 from pipeline.embedding.encoder import encoder_for
 from pipeline.run import stages
-from pipeline.run.crossdoc import kept_offsets, match_files, offsets_file
+from pipeline.run.crossdoc import embeds_at_pairing, kept_offsets, match_files, offsets_file
 
 
 def ntrex_documents(shared: Path, count: int) -> list[list[tuple[str, str]]]:
@@ -259,3 +260,19 @@ def test_language_offsets_are_kept_beside_the_model_once_per_machine(settings: S
     (model / MANIFEST).write_text('{"build_version": 3}', encoding="utf-8")
     kept_offsets(["pt"], settings, embed)
     assert len(asked) == 64
+
+
+def test_an_english_texts_digest_tells_the_run_that_pairing_will_embed(tmp_path: Path):
+    """An English text's digest says pairing will embed its sentences (the run loads the
+    model while it reads the rest); a digest in another language, none, or a broken one
+    says nothing of the kind."""
+    settings = Settings.for_root(tmp_path)
+    texts = [f"Article {n} of the Convention applies from 2014." for n in range(1, 9)]
+    for doc, language in (("en", "en"), ("pt", "pt")):
+        (settings.cleaned / doc).mkdir(parents=True)
+        (settings.cleaned / doc / "digest.json").write_text(
+            json.dumps(docalign.digest(doc, language, texts).to_json()), encoding="utf-8")
+    (settings.cleaned / "broken").mkdir()
+    (settings.cleaned / "broken" / "digest.json").write_text("[", encoding="utf-8")
+    assert [embeds_at_pairing(settings, doc) for doc in ("en", "pt", "broken", "none")] == [
+        True, False, False, False]

@@ -164,11 +164,15 @@ def test_threads_opening_a_new_cache_at_once_all_get_it(tmp_path: Path):
 
 def test_a_model_loaded_ahead_serves_encode_and_a_failure_waits_for_encode(
         tmp_path: Path, capfd: pytest.CaptureFixture[str]):
-    """`gazette run` loads the model on a thread while the temporary server starts:
-    `encode` then uses that model; a model that is not there is reported by `encode`,
-    as without loading ahead, and the thread prints nothing."""
+    """A run that finds an English text loads the model on a thread, once however often
+    it asks: `encode` then uses that model; a model that is not there is reported by
+    `encode`, as without loading ahead, and the thread prints nothing."""
     encoder = Encoder(DEFAULT_MODEL_DIR)
-    encoder.load_in_background().join()
+    encoder.finish_loading()  # nothing started: nothing to wait for
+    loading = encoder.load_in_background()
+    assert encoder.load_in_background() is loading
+    encoder.finish_loading()
+    assert not loading.is_alive()
     loaded = encoder._model
     assert loaded is not None
     assert encoder.encode(["Article 1"]).shape == (1, 384) and encoder._model is loaded

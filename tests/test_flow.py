@@ -232,6 +232,26 @@ def test_an_edition_is_cut_into_acts_and_its_treaty_decree_paired_with_its_engli
 
 
 @pytest.mark.slow
+def test_the_model_is_loaded_only_by_a_run_that_finds_an_english_text(
+        tmp_path: Path, prefect_api: dict[str, str]):
+    """A run of a Portuguese text alone, with its own temporary server as a user's
+    first run has, does not load the embedding model (importing torch is 3 s of CPU,
+    and nothing embeds); the next run, which finds an English text that pairing will
+    embed, loads it."""
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "raw" / "pt.txt").write_bytes((SAMPLES / "004_5572047d3d386aa9.txt").read_bytes())
+    alone = gazette("run", cwd=tmp_path)  # its own temporary server
+    assert alone.returncode == 0, alone.stdout + alone.stderr
+    assert "loading embedding model" not in alone.stdout + alone.stderr
+    text = (SAMPLES / "002_9382d4ae2bbb4b06.txt").read_text(encoding="utf-8")
+    (tmp_path / "raw" / "en.txt").write_text(
+        text[text.index("PROTOCOL AMENDING"):text.index("PROTOKOLL")], encoding="utf-8")
+    english = gazette("run", cwd=tmp_path, api=prefect_api)
+    assert english.returncode == 0, english.stdout + english.stderr
+    assert "loading embedding model" in english.stdout + english.stderr
+
+
+@pytest.mark.slow
 def test_a_document_is_its_file_whatever_its_content(tmp_path: Path, prefect_api: dict[str, str]):
     """Three copies of one text under three names, then one renamed: every output names
     its own file, though the reading cache (keyed by content) read the text once."""

@@ -59,6 +59,8 @@ class Encoder:
         self._cache_path = cache
         self._local = threading.local()
         self._lock = threading.RLock()
+        self._loading: threading.Thread | None = None
+        self._starting = threading.Lock()
 
     @property
     def model(self) -> SentenceModel:
@@ -68,10 +70,11 @@ class Encoder:
             return self._load()
 
     def load_in_background(self) -> threading.Thread:
-        """Load the model now, on a thread of its own, for a process that has a core to
-        spare before it embeds (``gazette run`` while Prefect's temporary server
-        starts: importing torch takes 2 s of CPU). A failure
-        is left for the first :meth:`encode` to raise, where it is handled."""
+        """Load the model on a thread of its own, once (a later call gets the same
+        thread), for a process that will embed later and has other work now (a run
+        that has found an English text, which pairing embeds at its end: importing
+        torch takes 3 s of CPU). A failure is left for the first :meth:`encode` to
+        raise, where it is handled."""
         def load() -> None:
             try:
                 with self._lock:
@@ -79,9 +82,20 @@ class Encoder:
             except Exception:  # encode raises it again, where it is handled
                 log.debug("loading the model ahead failed", exc_info=True)
 
-        thread = threading.Thread(target=load, name="load-embedding-model", daemon=True)
-        thread.start()
-        return thread
+        with self._starting:
+            if self._loading is None:
+                self._loading = threading.Thread(target=load, name="load-embedding-model",
+                                                 daemon=True)
+                self._loading.start()
+            return self._loading
+
+    def finish_loading(self) -> None:
+        """Wait for the load :meth:`load_in_background` started, if it did: a process
+        that ends while torch is imported on a thread is cut off half-way."""
+        with self._starting:
+            loading = self._loading
+        if loading is not None:
+            loading.join()
 
     def _load(self) -> SentenceModel:
         if self._model is None:

@@ -66,7 +66,8 @@ from pipeline.run.stages import align_params, read_structure, write_review_outco
 from pipeline.split.languages import MINOR_SHARE, language_shares
 from pipeline.split.structure import ACT, decree_number, sentence_texts
 
-__all__ = ["CrossPairs", "Pairing", "document_language", "kept_offsets", "match_files",
+__all__ = ["CrossPairs", "Pairing", "document_language", "embeds_at_pairing", "kept_offsets",
+           "match_files",
            "offsets_file", "pair_across_documents", "pair_documents", "published_pairs",
            "run_digest"]
 
@@ -117,6 +118,18 @@ def run_digest(articles: dict[str, list[Article]], sections: list[Section],
     found = digest(out.doc_id, language, sentences)
     out.write("cleaned", DIGEST, json.dumps(found.to_json(), ensure_ascii=False) + "\n")
     return found
+
+
+def embeds_at_pairing(settings: Settings, doc_id: str) -> bool:
+    """Whether pairing across documents will embed this document's sentences, as far as
+    the document tells: it is a text in the pivot language (its digest says so), which
+    pairing compares sentence by sentence with its candidates. A run that finds one can
+    load the model while it reads its other documents."""
+    try:
+        found = json.loads((settings.cleaned / doc_id / DIGEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(found, dict) and found.get("language") == settings.pivot_language
 
 
 @dataclass(frozen=True)
