@@ -230,11 +230,11 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
     for relpath, reason in ignored(settings):
         logger.info("ignored %s: %s", relpath, reason)
     futures = _submit_documents(sources, settings, run_id, force)
+    _load_model_ahead(settings, [s.doc_id for s in sources if s.doc_id not in futures])
     acts = {}  # an edition's acts, sent off as soon as it is cut
     for future in as_completed(list(futures.values())):
         processed = future.result()
-        if crossdoc.embeds_at_pairing(settings, processed.summary.doc_id):
-            encoder_here(settings).load_in_background()  # while the others are read
+        _load_model_ahead(settings, [processed.summary.doc_id])
         todo = [act for act in processed.acts
                 if force or not is_up_to_date(settings, act.document.source)]
         if processed.acts:
@@ -256,6 +256,14 @@ def gazette_run(root: Path, force: bool = False, only: Sequence[str] | None = No
     create_markdown_artifact(run_report(summaries, changed), key="gazette-run",
                              description=f"gazette run {run_id} on {settings.raw}")
     return summaries
+
+
+def _load_model_ahead(settings: Settings, doc_ids: list[str]) -> None:
+    """Start loading the embedding model in the background, while the run reads its
+    documents, if one of these (processed now, or up to date from an earlier run) is an
+    English text, which pairing will embed (:func:`crossdoc.embeds_at_pairing`)."""
+    if any(crossdoc.embeds_at_pairing(settings, doc) for doc in doc_ids):
+        encoder_here(settings).load_in_background()
 
 
 def _end_lost_task_runs(futures: list[PrefectFuture[Any]]) -> None:

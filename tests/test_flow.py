@@ -237,7 +237,8 @@ def test_the_model_is_loaded_only_by_a_run_that_finds_an_english_text(
     """A run of a Portuguese text alone, with its own temporary server as a user's
     first run has, does not load the embedding model (importing torch is 3 s of CPU,
     and nothing embeds); the next run, which finds an English text that pairing will
-    embed, loads it."""
+    embed, loads it, and so does a run after that where only the Portuguese text
+    changed: the English text, up to date, is still paired."""
     (tmp_path / "raw").mkdir()
     (tmp_path / "raw" / "pt.txt").write_bytes((SAMPLES / "004_5572047d3d386aa9.txt").read_bytes())
     alone = gazette("run", cwd=tmp_path)  # its own temporary server
@@ -249,6 +250,12 @@ def test_the_model_is_loaded_only_by_a_run_that_finds_an_english_text(
     english = gazette("run", cwd=tmp_path, api=prefect_api)
     assert english.returncode == 0, english.stdout + english.stderr
     assert "loading embedding model" in english.stdout + english.stderr
+    with (tmp_path / "raw" / "pt.txt").open("a", encoding="utf-8") as portuguese:
+        portuguese.write("\nArtigo 99. Este Acordo entra em vigor na data da assinatura.\n")
+    changed = gazette("run", cwd=tmp_path, api=prefect_api)
+    assert changed.returncode == 0, changed.stdout + changed.stderr
+    assert "en.txt: unchanged since its last run, skipped" in changed.stdout + changed.stderr
+    assert "loading embedding model" in changed.stdout + changed.stderr
 
 
 @pytest.mark.slow
