@@ -73,7 +73,6 @@ from pathlib import Path
 from typing import TypeVar
 
 import pdfplumber
-import pypdfium2
 from pdfplumber.utils import extract_words
 from PIL import Image
 
@@ -86,6 +85,7 @@ from edition_bench import agreement, overall_agreement  # noqa: E402
 from pairing_data import scanned  # noqa: E402
 
 from pipeline.read import tesseract  # noqa: E402
+from pipeline.read.pdfread import _rasterize  # noqa: E402  the render gazette prepares
 from pipeline.read.textlayer import as_shown, split_by_orientation  # noqa: E402
 
 EDITION = Path("corpora/brazil-pdfs/DOUS1a.pdf")
@@ -248,19 +248,16 @@ def pictures_read(scan: Path, pages: int, folder: Path) -> dict[str, list[str]]:
     each of three pictures of it, by picture: ``pdftoppm``'s render, pypdfium2's and the
     image the PDF holds; two pages at a time."""
     pictures: dict[str, list[Path]] = {"pdftoppm": [], "pypdfium2": [], "embedded": []}
-    document = pypdfium2.PdfDocument(scan)
     for index in range(pages):
         stem = folder / f"picture-{index}"
         subprocess.run(["pdftoppm", "-r", "300", "-gray", "-f", str(index + 1), "-l",
                         str(index + 1), "-singlefile", str(scan), stem], check=True)
-        rendered = document[index].render(scale=300 / 72, grayscale=True).to_pil()
-        rendered.convert("L").save(f"{stem}-pdfium.pgm")
+        Image.fromarray(_rasterize(scan, index, 300)).save(f"{stem}-pdfium.pgm")
         subprocess.run(["pdfimages", "-j", "-f", str(index + 1), "-l", str(index + 1),
                         str(scan), f"{stem}-held"], check=True)
         Image.open(f"{stem}-held-000.jpg").convert("L").save(f"{stem}-held.pgm")
         for name, suffix in zip(pictures, (".pgm", "-pdfium.pgm", "-held.pgm"), strict=True):
             pictures[name].append(Path(f"{stem}{suffix}"))
-    document.close()
     with ThreadPoolExecutor(max_workers=2) as pool:  # tesserocr lets go of the GIL
         return {name: list(pool.map(lambda image: tesseract.ocr_image(
             image, "por", 600, 300).text, images)) for name, images in pictures.items()}
