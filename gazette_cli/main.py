@@ -90,10 +90,10 @@ def run(
 def _run_flow(root: Path, force: bool, dask: str | None, overrides: dict[str, Any],
               temporary: TemporaryServer | None) -> list[DocumentSummary]:
     """The main flow on the project ``root``, once a ``temporary`` server just launched
-    answers. The embedding model is not loaded
-    ahead: the server's start and this process's imports take both cores, and a run
-    with nothing to embed (an edition in one language alone) never needs it (the flow
-    loads it when it finds a text that pairing will embed)."""
+    answers. The embedding model is not loaded ahead: the server's start and this
+    process's imports take both cores, and a run with nothing to embed (an edition in
+    one language alone) never needs it (the flow loads it when it finds a text that
+    pairing will embed)."""
     from flows.run import gazette_run_on  # Prefect reads its settings on import
 
     if temporary is not None:

@@ -67,9 +67,8 @@ from pipeline.split.languages import MINOR_SHARE, language_shares
 from pipeline.split.structure import ACT, decree_number, sentence_texts
 
 __all__ = ["CrossPairs", "Pairing", "document_language", "embeds_at_pairing", "kept_offsets",
-           "match_files",
-           "offsets_file", "pair_across_documents", "pair_documents", "published_pairs",
-           "run_digest"]
+           "match_files", "offsets_file", "pair_across_documents", "pair_documents",
+           "published_pairs", "run_digest"]
 
 log = logging.getLogger(__name__)
 
