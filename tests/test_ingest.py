@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pdfplumber
@@ -435,3 +437,35 @@ def test_discovery_hashes_a_file_again_only_when_it_changed(tmp_path: Path):
     path.write_text("Article 1. Two.", encoding="utf-8")  # same size
     os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))  # same modification time
     assert discover(settings)[0].sha256 != first
+
+
+#: Two threads of one process at once: each renders its own page and reads the first
+#: page's text of the other's file, as the run's two document threads do with the
+#: one-page PDFs they read in its process, and `discover` with a file's part mark.
+_SIDE_BY_SIDE = """
+import sys, threading
+from pathlib import Path
+from pipeline.read.pdfread import _rasterize, first_page_text
+a, b = map(Path, sys.argv[1:])
+def work(mine, other):
+    for _ in range(2):
+        _rasterize(mine, 0, 300)
+        first_page_text(other)
+threads = [threading.Thread(target=work, args=pair) for pair in ((a, b), (b, a))]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+"""
+
+
+def test_pdfium_works_for_one_thread_at_a_time(shared: Path, tmp_path: Path):
+    """pdfium may serve one thread of a process at a time, even on two documents: two
+    threads rendering a DOU page each crashed the process 11 times out of 12 before
+    its calls took turns. Run in a process of its own: a crash fails this test, not
+    the test session."""
+    subprocess.run(["pdfseparate", "-l", "2", shared / "corpora" / "brazil-pdfs" / "DOUS1a.pdf",
+                    tmp_path / "page-%d.pdf"], check=True)
+    done = subprocess.run([sys.executable, "-c", _SIDE_BY_SIDE, str(tmp_path / "page-1.pdf"),
+                           str(tmp_path / "page-2.pdf")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]

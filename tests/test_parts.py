@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from badinputs import pdf_bytes
 from conftest import SAMPLES
 
 from pipeline.config import Settings
@@ -58,3 +59,15 @@ def test_a_missing_part_is_said_and_a_new_part_changes_the_document(settings: Se
     (settings.raw.parent / "later.txt").rename(settings.raw / "dou-2026-03-03-b.txt")
     [joined] = discover(settings)
     assert joined.doc_id == alone.doc_id and joined.sha256 != alone.sha256
+
+
+def test_the_parts_of_a_decree_printed_as_pdfs_become_one_document(settings: Settings):
+    """A PDF's part mark is read from its first page's text layer."""
+    settings.raw.mkdir(parents=True)
+    for name, text in (("a.pdf", f"{TITLE} (parte 1 de 2)\n\nArt. 1 Fica promulgado."),
+                       ("b.pdf", f"{TITLE} (parte 2 de 2)\n\nARTIGO 6\nAs autoridades."),
+                       ("c.pdf", "PORTARIA Nº 5, DE 2 DE MARÇO DE 2026\n\nArt. 1 Fica.")):
+        (settings.raw / name).write_bytes(pdf_bytes(text))
+    sources = discover(settings)
+    assert [(s.relpath, [p.relpath for p in s.parts], s.parts_expected)
+            for s in sources] == [("a.pdf", ["b.pdf"], 2), ("c.pdf", [], 1)]

@@ -14,12 +14,10 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
-import pdfplumber
-
 from pipeline.config import Settings
 from pipeline.errors import InputError
 from pipeline.read.parts import stitch
-from pipeline.read.pdfread import read_pdf
+from pipeline.read.pdfread import first_page_text, read_pdf
 from pipeline.records import IngestedDocument, Page, Source, SourceKind
 from pipeline.text.language import without_accents
 
@@ -188,16 +186,15 @@ def _read_file(source: Source, settings: Settings) -> list[Page]:
 @lru_cache(maxsize=4096)
 def _head(source: Source) -> str:
     """The start of a source's text, for its part mark: a text dump's first 4 KB, a
-    PDF's first page text layer (a scan has none: its parts are not stitched).
-    Remembered by source (path and content hash): `gazette serve` discovers the inbox
-    at every tick, and laying out a PDF's first page is most of what that costs."""
+    PDF's first page text layer as drawn (:func:`~pipeline.read.pdfread.first_page_text`;
+    a scan has none: its parts are not stitched). Remembered by source (path and
+    content hash): `gazette serve` discovers the inbox at every tick."""
     try:
         if source.kind == "text":
             with source.path.open("rb") as handle:
                 return decode_text(handle.read(4096))[0]
         if source.kind == "pdf":
-            with pdfplumber.open(source.path) as pdf:
-                return (pdf.pages[0].extract_text() or "") if pdf.pages else ""
+            return first_page_text(source.path)
     except Exception:  # an unreadable file has no head; ingest says why it fails
         return ""
     return ""

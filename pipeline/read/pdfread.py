@@ -55,7 +55,7 @@ from pipeline.read.scan import PreparedPage, prepare_page, probe_pack, read_scan
 from pipeline.records import Page
 from pipeline.text.legacy_hindi import conversion_quality, convert_legacy_text
 
-__all__ = ["read_pdf", "sweep_scratch"]
+__all__ = ["first_page_text", "read_pdf", "sweep_scratch"]
 
 log = logging.getLogger(__name__)
 
@@ -397,11 +397,33 @@ def _read_page(path: Path, need: _OcrNeed, settings: Settings, pack: str | None,
                 words=result.word_confidences)
 
 
+#: Held while pdfium works. It may serve one thread of a process at a time, even on
+#: different documents (pypdfium2's docs): two threads rendering a DOU page each, as
+#: the run's two document threads do with one-page PDFs read in its own process (and a
+#: Dask worker's page threads with any), crashed the process 11 times out of 12.
+_PDFIUM = threading.Lock()
+
+
 def _rasterize(path: Path, index: int, dpi: int) -> Gray:
     """Render one page in 8-bit gray."""
-    pdf = pypdfium2.PdfDocument(path)
-    try:
-        return np.asarray(pdf[index].render(scale=dpi / 72, grayscale=True).to_pil()
-                          .convert("L"))
-    finally:
-        pdf.close()
+    with _PDFIUM:
+        pdf = pypdfium2.PdfDocument(path)
+        try:
+            return np.asarray(pdf[index].render(scale=dpi / 72, grayscale=True).to_pil()
+                              .convert("L"))
+        finally:
+            pdf.close()
+
+
+def first_page_text(path: Path) -> str:
+    """The text layer of a PDF's first page as pdfium gives it, in the order it is
+    drawn, lines ending in ``\\n`` ("" for a scan): what a file says at its top, for a
+    fraction of the cost of laying the page out (0.02 s of CPU on the DOU's front
+    page, where pdfplumber's ``extract_text`` takes 0.6 s)."""
+    with _PDFIUM:
+        pdf = pypdfium2.PdfDocument(path)
+        try:
+            return (pdf[0].get_textpage().get_text_range().replace("\r\n", "\n")
+                    if len(pdf) else "")
+        finally:
+            pdf.close()
