@@ -17,9 +17,10 @@ These inboxes reproduce that with gold:
   between pages where a new act starts at the top. The *scan* is the edition's first
   page and the planted pages rendered at 300 dpi as photocopies (gray paper with a
   shadow, noise, a rotation under one degree, JPEG), with no text layer.
-* **The English text** of a decision in one of three forms: a PDF (one column, with an
+* **The English text** of a decision in one of four forms: a PDF (one column, with an
   Official Journal running head), a text file of one paragraph per line (as copied from
-  a web page) and a hard-wrapped text file (72 columns, blank lines between paragraphs).
+  a web page), a hard-wrapped text file (72 columns, blank lines between paragraphs)
+  and the web page saved (``.html``, as EUR-Lex sets it: :func:`english_html`).
 * **Distractors.** Decisions whose English text is in the inbox and whose translation
   is not; decisions printed in the edition whose English text is not (acts on the same
   subjects as the others); two NTREX news texts in English; the edition's own 454 acts.
@@ -37,6 +38,7 @@ alone, or its Portuguese act alone.
 from __future__ import annotations
 
 import hashlib
+import html
 import io
 import itertools
 import random
@@ -162,6 +164,54 @@ def english_wrapped(decision: Decision) -> str:
                        for p in paragraph_texts(decision, "en")) + "\n"
 
 
+def english_html(decision: Decision) -> str:
+    """The page EUR-Lex would show, saved: its head (title, script, style), the site's
+    banner, navigation, a hidden cookie notice and footer around the text; the
+    running head a table row of three cells; titles and headings as paragraphs of their
+    classes, set with no-break spaces (``Article&nbsp;1``); the items after a lead-in
+    (a paragraph ending in ``:``) each a row of two cells, a dash and its text; long
+    paragraphs wrapped in the markup."""
+    number = _journal_number(decision)
+    body = []
+    items = False
+    for text in paragraph_texts(decision, "en"):
+        marked = re.sub(r"\b(Article|No|Annex|L) (?=\d)", r"\1&nbsp;", html.escape(text))
+        wrapped = textwrap.fill(marked, 100, break_long_words=False, break_on_hyphens=False)
+        if items and not _LINE_LIKE.search(text):
+            body.append('<table width="100%" border="0" cellspacing="0" cellpadding="0">'
+                        '<col width="4%"><col width="96%"><tbody><tr>'
+                        '<td valign="top"><p class="oj-normal">—</p></td>\n'
+                        f'<td valign="top"><p class="oj-normal">{wrapped}</p></td>'
+                        "</tr></tbody></table>")
+            continue
+        style = "oj-ti-art" if _LINE_LIKE.search(text) else "oj-normal"
+        body.append(f'<p class="{style}">{wrapped}</p>')
+        items = text.endswith(":")
+    return "\n".join([
+        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="UTF-8">',
+        f"<title>EUR-Lex - {decision.name} - EN - EUR-Lex</title>",
+        "<script>window.dataLayer = window.dataLayer || [];</script>",
+        "<style>p.oj-normal { margin-top: 6pt }</style>", "</head>", "<body>",
+        '<header role="banner"><a href="/">EUR-Lex</a> <span>Access to European Union '
+        "law</span></header>",
+        '<nav><ul><li><a href="/homepage.html">Home</a></li><li><a href="/search.html">'
+        "Search</a></li><li>Browse by EuroVoc</li></ul></nav>",
+        '<div id="cookie-consent" style="display: none">This site uses cookies.</div>',
+        '<main><div id="document1"><div class="tabContent">',
+        '<table width="100%" border="0"><tr><td class="oj-hd-date">'
+        f'L&nbsp;{number}/1</td><td class="oj-hd-lg">EN</td>'
+        '<td class="oj-hd-ti">Official Journal of the European Union</td></tr></table>',
+        *body, "</div></div></main>",
+        '<footer><a href="/legal-notice.html">Legal notice</a> | <a href="/cookies.html">'
+        "Cookies policy</a> | © European Union</footer>",
+        "<script>initialisePage();</script>", "</body>", "</html>", ""])
+
+
+def _journal_number(decision: Decision) -> int:
+    """The issue of the Official Journal an English text of ``decision`` is printed in."""
+    return int(hashlib.sha1(decision.name.encode()).hexdigest()[:4], 16) % 300 + 1
+
+
 def english_pdf(decision: Decision) -> bytes:
     """A one-column A4 PDF with a text layer and an Official Journal running head."""
     pdf = FPDF(format="A4")
@@ -169,7 +219,7 @@ def english_pdf(decision: Decision) -> bytes:
     pdf.add_font("Serif", "", str(FONTS / "DejaVuSerif.ttf"))
     pdf.add_font("Serif", "B", str(FONTS / "DejaVuSerif-Bold.ttf"))
     pdf.set_auto_page_break(auto=True, margin=20)
-    number = int(hashlib.sha1(decision.name.encode()).hexdigest()[:4], 16) % 300 + 1
+    number = _journal_number(decision)
 
     def head() -> None:
         pdf.set_font("Serif", "", 8)
@@ -431,7 +481,7 @@ def scanned(pdf: Path, out: Path, seed: int, numbers: Sequence[int] | None = Non
 
 # -- inboxes --------------------------------------------------------------------------
 
-FORMS = ("pdf", "lines", "wrapped")
+FORMS = ("pdf", "lines", "wrapped", "html")
 
 
 @dataclass
@@ -521,9 +571,11 @@ def build_inbox(shared: Path, members: Members, half: str, edition: str, form: s
         if role == "pt-only":
             continue
         doc = f"{dec.name}-en"
-        path = raw / "en" / f"{doc}.{'pdf' if form == 'pdf' else 'txt'}"
+        path = raw / "en" / f"{doc}.{form if form in ('pdf', 'html') else 'txt'}"
         if form == "pdf":
             path.write_bytes(english_pdf(dec))
+        elif form == "html":
+            path.write_text(english_html(dec), encoding="utf-8")
         else:
             path.write_text(english_lines(dec) if form == "lines" else english_wrapped(dec),
                             encoding="utf-8")

@@ -1,7 +1,8 @@
 """Stage 1, ingest: find the documents in the inbox and read every page of each.
 
-This module holds the inbox (which files are documents, and their ids) and text dumps
-(decoded); PDFs are read by :mod:`pipeline.read.pdfread`: from their text layer, or, where
+This module holds the inbox (which files are documents, and their ids), text dumps
+(decoded) and saved web pages (the text they show: :mod:`pipeline.read.webpage`); PDFs
+are read by :mod:`pipeline.read.pdfread`: from their text layer, or, where
 :func:`pipeline.read.pagedecision.decide_page` says the layer is missing or broken,
 rasterized and OCR'd with Tesseract. Every page records how it was read and why.
 """
@@ -18,6 +19,7 @@ from pipeline.config import Settings
 from pipeline.errors import InputError
 from pipeline.read.parts import stitch
 from pipeline.read.pdfread import first_page_text, read_pdf
+from pipeline.read.webpage import decode_web_page, looks_like_html, web_page_text
 from pipeline.records import IngestedDocument, Page, Source, SourceKind
 from pipeline.text.language import without_accents
 
@@ -31,7 +33,8 @@ __all__ = [
     "source_for",
 ]
 
-_KINDS: dict[str, SourceKind] = {".pdf": "pdf", ".txt": "text"}
+_KINDS: dict[str, SourceKind] = {".pdf": "pdf", ".txt": "text", ".html": "html",
+                                  ".htm": "html", ".xhtml": "html"}
 _UNSAFE_ID_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -175,24 +178,29 @@ def _read_file(source: Source, settings: Settings) -> list[Page]:
         raise InputError(source.rejected)
     if source.kind == "text":
         return _read_text_dump(source.path)
+    if source.kind == "html":
+        return [_read_web_page(source.path.read_bytes())]
     if source.kind == "pdf":
         return read_pdf(source.path, settings)
     raise InputError(
         f"unsupported file type {source.path.suffix or '(none)'!r}",
-        "the inbox takes .pdf and .txt files",
+        "the inbox takes .pdf, .txt and .html files",
     )
 
 
 @lru_cache(maxsize=4096)
 def _head(source: Source) -> str:
-    """The start of a source's text, for its part mark: a text dump's first 4 KB, a
-    PDF's first page text layer as drawn (:func:`~pipeline.read.pdfread.first_page_text`;
-    a scan has none: its parts are not stitched). Remembered by source (path and
-    content hash): `gazette serve` discovers the inbox at every tick."""
+    """The start of a source's text, for its part mark: the first 4 KB of a text dump
+    or of the text a web page shows, a PDF's first page text layer as drawn
+    (:func:`~pipeline.read.pdfread.first_page_text`; a scan has none: its parts are not
+    stitched). Remembered by source (path and content hash): `gazette serve` discovers
+    the inbox at every tick."""
     try:
         if source.kind == "text":
             with source.path.open("rb") as handle:
                 return decode_text(handle.read(4096))[0]
+        if source.kind == "html":
+            return _read_web_page(source.path.read_bytes()).text[:4096]
         if source.kind == "pdf":
             return first_page_text(source.path)
     except Exception:  # an unreadable file has no head; ingest says why it fails
@@ -245,8 +253,39 @@ _ANY_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
 
 
 def _read_text_dump(path: Path) -> list[Page]:
-    decoded, encoding = decode_text(path.read_bytes())
-    reason = f"text dump ({encoding})"
+    data = path.read_bytes()
+    decoded, encoding = decode_text(data)
+    if looks_like_html(decoded):  # a web page saved under another name
+        return [_read_web_page(data)]
+    text, warnings = _printable(decoded)
+    if not text.strip():
+        raise InputError("no text: the file holds only white space")
+    # A form feed separates pages in text dumps made by pdftotext.
+    return [
+        Page(number=number, method="text-dump", reason=f"text dump ({encoding})",
+             text=page_text, warnings=warnings)
+        for number, page_text in enumerate(text.split("\f"), start=1)
+    ]
+
+
+def _read_web_page(data: bytes) -> Page:
+    """A saved web page as one page: the text it shows (:mod:`pipeline.read.webpage`),
+    decoded as it declares, else as a text dump is."""
+    markup, encoding = decode_web_page(data) or decode_text(data)
+    markup, warnings = _printable(markup)
+    text = web_page_text(markup)
+    if not text.strip():
+        raise InputError("no text: the web page shows none",
+                         "save the page as it shows its text (a page its scripts fill in "
+                         "shows none without them: copy its text into a .txt file)")
+    return Page(number=1, method="web-page", text=text, warnings=warnings,
+                reason=f"web page ({encoding}): the text it shows, a block a line, "
+                       "without its scripts, styles and navigation")
+
+
+def _printable(decoded: str) -> tuple[str, tuple[str, ...]]:
+    """A decoded file's text without control characters, and a warning if it had some;
+    :class:`InputError` if it is binary data."""
     unprintable = len(_ANY_CONTROL.findall(decoded))
     if unprintable > MAX_CONTROL_SHARE * len(decoded):
         raise InputError(f"binary data, not text: {unprintable} of its {len(decoded)} "
@@ -254,12 +293,5 @@ def _read_text_dump(path: Path) -> list[Page]:
                          "put the document's text (UTF-8, UTF-16 or Windows-1252) or its PDF "
                          "in the inbox")
     text, controls = _CONTROL.subn("", decoded)
-    if not text.strip():
-        raise InputError("no text: the file holds only white space")
-    warnings = (f"removed {controls} control character(s) (NUL and the like)",) * bool(controls)
-    # A form feed separates pages in text dumps made by pdftotext.
-    return [
-        Page(number=number, method="text-dump", reason=reason, text=page_text,
-             warnings=warnings)
-        for number, page_text in enumerate(text.split("\f"), start=1)
-    ]
+    return text, (f"removed {controls} control character(s) (NUL and the like)",) * bool(
+        controls)

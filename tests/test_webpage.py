@@ -1,0 +1,84 @@
+"""Saved web pages read as the text they show (pipeline.read.webpage, pipeline.read.ingest)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pairing_data import decisions, english_html, paragraph_texts
+
+from pipeline.config import Settings
+from pipeline.errors import InputError
+from pipeline.read.ingest import discover, ingest
+from pipeline.read.webpage import decode_web_page, web_page_text
+
+
+def test_a_eur_lex_page_reads_as_its_paragraphs_without_the_site_around_them(shared: Path):
+    """Every DGT decision's English text set as EUR-Lex sets it: the page's text is the
+    running head and the paragraphs, a line each (items after a lead-in with their
+    dash), and nothing of its title, scripts, banner, navigation, cookie notice or
+    footer."""
+    items = 0
+    for decision in decisions(shared):
+        lines = web_page_text(english_html(decision)).splitlines()
+        assert lines[0].endswith(" EN Official Journal of the European Union"), lines[0]
+        items += sum(line.startswith("— ") for line in lines)
+        assert [line.removeprefix("— ") for line in lines[1:]] == [
+            " ".join(p.split()) for p in paragraph_texts(decision, "en")], decision.name
+    assert items > 20
+
+
+@pytest.mark.parametrize(("markup", "text"), [
+    # end tags left out, as HTML allows: each cell and row ends where the next starts
+    ("<table><tr><td>(a)<td>the Annex<tr><td>(b)<td>Article 2</table>after",
+     "(a) the Annex\n(b) Article 2\nafter\n"),
+    # a page laid out in a table: a cell of several blocks gives each its own line
+    ("<table><tr><td><p>Menu</p></td><td><h1>Article 1</h1><p>The Parties.</p>"
+     "<table><tr><td>(i)</td><td>one;</td></tr></table></td></tr></table>",
+     "Menu\nArticle 1\nThe Parties.\n(i) one;\n"),
+    # what a page does not show
+    ('<p hidden>a</p><div aria-hidden="true"><div>b</div></div><p style="DISPLAY:none">c'
+     '</p><noscript>Enable JavaScript</noscript><p>shown<template>t</template></p>',
+     "shown\n"),
+    # a header or footer inside the text is the text's; the page's own are not
+    ('<header>Ministry</header><article><header><h1>Convention</h1></header><p>Text.</p>'
+     '<footer>Done at Brasília</footer></article><div role="contentinfo">Contact</div>',
+     "Convention\nText.\nDone at Brasília\n"),
+    # preformatted text keeps its lines; elsewhere white space is a space
+    ("<pre>ARTICLE 1\n  text</pre><p>a\n   b&nbsp;c&shy;d<br/>e</p>",
+     "ARTICLE 1\ntext\na b cd\ne\n"),
+])
+def test_web_page_text_follows_the_page(markup: str, text: str):
+    assert web_page_text(markup) == text
+
+
+def test_a_web_page_is_decoded_as_it_declares():
+    page = ('<html><head><meta http-equiv="Content-Type" content="text/html; '
+            'charset=windows-1252"></head><body><p>Convenção</p></body></html>')
+    assert decode_web_page(page.encode("cp1252")) == (page, "cp1252")
+    assert decode_web_page(b"\xef\xbb\xbf<p>Convention</p>") == ("<p>Convention</p>", "utf-8-sig")
+    assert decode_web_page(b'<meta charset="x-unknown"><p>a') is None
+
+
+def test_the_inbox_reads_web_pages_whatever_their_name(settings: Settings):
+    """An ``.html`` file is a document read as a web page, and so is a ``.txt`` that holds
+    one; a page that shows no text fails with the reason."""
+    raw = settings.raw
+    raw.mkdir(parents=True)
+    (raw / "treaty.html").write_text("<!DOCTYPE html><title>T</title><nav>Home</nav>"
+                                     "<h1>ARTICLE 1</h1><p>Scope.</p>", encoding="utf-8")
+    (raw / "saved.txt").write_text("<html><body><p>Article 2</p></body></html>",
+                                   encoding="utf-8")
+    (raw / "empty.htm").write_text("<html><script>render()</script></html>", encoding="utf-8")
+    (raw / "plain.txt").write_text("<p> is a tag\n", encoding="utf-8")
+    sources = {source.relpath: source for source in discover(settings)}
+    assert {relpath: source.kind for relpath, source in sources.items()} == {
+        "empty.htm": "html", "plain.txt": "text", "saved.txt": "text", "treaty.html": "html"}
+    pages = {relpath: ingest(source, settings).pages
+             for relpath, source in sources.items() if relpath != "empty.htm"}
+    assert [(p.method, p.text) for p in pages["treaty.html"]] == [
+        ("web-page", "ARTICLE 1\nScope.\n")]
+    assert [(p.method, p.text) for p in pages["saved.txt"]] == [("web-page", "Article 2\n")]
+    assert [(p.method, p.text) for p in pages["plain.txt"]] == [("text-dump", "<p> is a tag\n")]
+    with pytest.raises(InputError, match="no text: the web page shows none"):
+        ingest(sources["empty.htm"], settings)
