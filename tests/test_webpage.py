@@ -40,6 +40,9 @@ def test_a_eur_lex_page_reads_as_its_paragraphs_without_the_site_around_them(sha
     ('<p hidden>a</p><div aria-hidden="true"><div>b</div></div><p style="DISPLAY:none">c'
      '</p><noscript>Enable JavaScript</noscript><p>shown<template>t</template></p>',
      "shown\n"),
+    # a hidden paragraph whose end tag is left out ends where the next one starts
+    ("<p hidden>Skip to content<p>Article 1<ul><li style='display:none'>x<li>(a) one</ul>",
+     "Article 1\n(a) one\n"),
     # a header or footer inside the text is the text's; the page's own are not
     ('<header>Ministry</header><article><header><h1>Convention</h1></header><p>Text.</p>'
      '<footer>Done at Brasília</footer></article><div role="contentinfo">Contact</div>',

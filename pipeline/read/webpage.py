@@ -44,6 +44,8 @@ _BLOCKS = frozenset({
     "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1",
     "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "legend", "li", "main", "nav",
     "ol", "p", "pre", "section", "summary", "table", "ul"})
+#: Elements whose end tag may be left out before the next of their kind (``<p>a<p>b``).
+_ENDS_ITS_SIBLING = frozenset({"p", "li", "dt", "dd"})
 #: Elements without content or end tag.
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
                    "meta", "param", "source", "track", "wbr"})
@@ -141,9 +143,12 @@ class _Reader(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self.hidden:
-            if tag == self.hidden[0]:
+            if tag != self.hidden[0]:
+                return
+            if tag not in _ENDS_ITS_SIBLING or len(self.hidden) > 1:
                 self.hidden.append(tag)
-            return
+                return
+            self.hidden.pop()  # a hidden paragraph or item ends where the next starts
         if tag not in _VOID and self._hides(tag, dict(attrs)):
             self.hidden.append(tag)
             return
