@@ -17,10 +17,11 @@ These inboxes reproduce that with gold:
   between pages where a new act starts at the top. The *scan* is the edition's first
   page and the planted pages rendered at 300 dpi as photocopies (gray paper with a
   shadow, noise, a rotation under one degree, JPEG), with no text layer.
-* **The English text** of a decision in one of four forms: a PDF (one column, with an
+* **The English text** of a decision in one of five forms: a PDF (one column, with an
   Official Journal running head), a text file of one paragraph per line (as copied from
-  a web page), a hard-wrapped text file (72 columns, blank lines between paragraphs)
-  and the web page saved (``.html``, as EUR-Lex sets it: :func:`english_html`).
+  a web page), a hard-wrapped text file (72 columns, blank lines between paragraphs),
+  the web page saved (``.html``, as EUR-Lex sets it: :func:`english_html`) and a Word
+  file (``.docx``, its articles numbered by Word: :func:`english_docx`).
 * **Distractors.** Decisions whose English text is in the inbox and whose translation
   is not; decisions printed in the edition whose English text is not (acts on the same
   subjects as the others); two NTREX news texts in English; the edition's own 454 acts.
@@ -46,6 +47,7 @@ import re
 import shutil
 import textwrap
 import xml.etree.ElementTree as ET
+import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -205,6 +207,114 @@ def english_html(decision: Decision) -> str:
         '<footer><a href="/legal-notice.html">Legal notice</a> | <a href="/cookies.html">'
         "Cookies policy</a> | © European Union</footer>",
         "<script>initialisePage();</script>", "</body>", "</html>", ""])
+
+
+def english_docx(decision: Decision) -> bytes:
+    """The Word file the text was drafted in: articles numbered by Word's list levels
+    (``Article %1``: the heading's text is not in the paragraph, where the articles
+    run 1, 2, 3 …), the items after a lead-in numbered ``(a)``, ``(b)`` … on the
+    list's second level, paragraphs cut into runs at word boundaries (as Word stores
+    them after edits), and the Official Journal's running head in the page header."""
+    texts = paragraph_texts(decision, "en")
+    articles = [k for k, text in enumerate(texts) if re.fullmatch(r"Article \d+", text)]
+    numbered = [texts[k] for k in articles] == [f"Article {n}" for n in
+                                                 range(1, len(articles) + 1)]
+    rng = random.Random(decision.name)
+    body = []
+    items = False
+    for k, text in enumerate(texts):
+        if numbered and k in articles:
+            body.append(_word_paragraph("", (0, 1)))
+            continue
+        item = items and not _LINE_LIKE.search(text)
+        body.append(_word_paragraph(text, (1, 1) if item else None, rng))
+        items = item or text.endswith(":")
+    return word_document("".join(body), numbering=_WORD_LISTS, header=(
+        f"L {_journal_number(decision)}/1 EN Official Journal of the European Union"))
+
+
+#: A list of two levels: ``Article 1``, then ``(a)``, ``(b)`` … under it.
+_WORD_LISTS = (
+    '<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/>'
+    '<w:numFmt w:val="decimal"/><w:lvlText w:val="Article %1"/></w:lvl><w:lvl w:ilvl="1">'
+    '<w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="(%2)"/></w:lvl>'
+    '</w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>')
+_WORD_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+def _word_paragraph(text: str, listed: tuple[int, int] | None = None,
+                    rng: random.Random | None = None) -> str:
+    """A ``w:p`` of ``text``, numbered at (level, list) if ``listed``, its runs cut at
+    up to two word boundaries drawn from ``rng``."""
+    words = text.split(" ")
+    cuts = sorted(rng.sample(range(1, len(words)), min(2, len(words) - 1))) if rng else []
+    runs = [" ".join(words[a:b]) + (" " if b < len(words) else "")
+            for a, b in zip([0, *cuts], [*cuts, len(words)], strict=True)] if text else []
+    props = (f'<w:pPr><w:numPr><w:ilvl w:val="{listed[0]}"/><w:numId w:val="{listed[1]}"/>'
+             "</w:numPr></w:pPr>") if listed else ""
+    return "<w:p>" + props + "".join(
+        f'<w:r><w:t xml:space="preserve">{html.escape(run, quote=False)}</w:t></w:r>'
+        for run in runs) + "</w:p>"
+
+
+def word_document(body: str, numbering: str = "", header: str = "", styles: str = "") -> bytes:
+    """A ``.docx`` package: ``body`` (WordprocessingML inside ``w:body``), the lists of
+    ``numbering`` (``w:abstractNum`` and ``w:num`` elements), a page header of one line
+    and the paragraph ``styles`` (``w:style`` elements), with the parts and relations
+    Word writes for them."""
+    relations = [("numbering", "numbering.xml"), ("header", "header1.xml"),
+                 ("styles", "styles.xml")]
+    rels = "".join(
+        f'<Relationship Id="rId{n}" Type="http://schemas.openxmlformats.org/officeDocument/'
+        f'2006/relationships/{kind}" Target="{target}"/>'
+        for n, (kind, target) in enumerate(relations, start=1))
+    parts = {
+        "[Content_Types].xml": (
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+            '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+            'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+            '<Override PartName="/word/document.xml" ContentType="application/vnd.'
+            'openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
+            '<Override PartName="/word/numbering.xml" ContentType="application/vnd.'
+            'openxmlformats-officedocument.wordprocessingml.numbering+xml"/>'
+            '<Override PartName="/word/header1.xml" ContentType="application/vnd.'
+            'openxmlformats-officedocument.wordprocessingml.header+xml"/>'
+            '<Override PartName="/word/styles.xml" ContentType="application/vnd.'
+            'openxmlformats-officedocument.wordprocessingml.styles+xml"/></Types>'),
+        "_rels/.rels": (
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
+            'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/'
+            'officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>'
+            "</Relationships>"),
+        "word/_rels/document.xml.rels": (
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
+            f'relationships">{rels}</Relationships>'),
+        "word/document.xml": (
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+            f'<w:document {_WORD_NS} xmlns:r="http://schemas.openxmlformats.org/'
+            f'officeDocument/2006/relationships"><w:body>{body}<w:sectPr>'
+            '<w:headerReference w:type="default" r:id="rId2"/></w:sectPr></w:body>'
+            "</w:document>"),
+        "word/numbering.xml": (
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+            f"<w:numbering {_WORD_NS}>{numbering}</w:numbering>"),
+        "word/header1.xml": (
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+            f'<w:hdr {_WORD_NS}><w:p><w:r><w:t>{html.escape(header, quote=False)}</w:t></w:r>'
+            "</w:p></w:hdr>"),
+        "word/styles.xml": (
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+            f"<w:styles {_WORD_NS}>{styles}</w:styles>"),
+    }
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        for name, content in parts.items():
+            package.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)),
+                             content, zipfile.ZIP_DEFLATED)
+    return out.getvalue()
 
 
 def _journal_number(decision: Decision) -> int:
@@ -481,7 +591,7 @@ def scanned(pdf: Path, out: Path, seed: int, numbers: Sequence[int] | None = Non
 
 # -- inboxes --------------------------------------------------------------------------
 
-FORMS = ("pdf", "lines", "wrapped", "html")
+FORMS = ("pdf", "lines", "wrapped", "html", "docx")
 
 
 @dataclass
@@ -571,9 +681,11 @@ def build_inbox(shared: Path, members: Members, half: str, edition: str, form: s
         if role == "pt-only":
             continue
         doc = f"{dec.name}-en"
-        path = raw / "en" / f"{doc}.{form if form in ('pdf', 'html') else 'txt'}"
+        path = raw / "en" / f"{doc}.{form if form in ('pdf', 'html', 'docx') else 'txt'}"
         if form == "pdf":
             path.write_bytes(english_pdf(dec))
+        elif form == "docx":
+            path.write_bytes(english_docx(dec))
         elif form == "html":
             path.write_text(english_html(dec), encoding="utf-8")
         else:

@@ -31,8 +31,8 @@ __all__ = [
     "Unit",
 ]
 
-PageMethod = Literal["text-dump", "web-page", "text-layer", "legacy-font", "ocr", "failed"]
-SourceKind = Literal["pdf", "text", "html", "unsupported"]
+PageMethod = Literal["text-dump", "web-page", "docx", "text-layer", "legacy-font", "ocr", "failed"]
+SourceKind = Literal["pdf", "text", "html", "docx", "unsupported"]
 
 
 @dataclass(frozen=True)

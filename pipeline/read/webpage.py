@@ -27,7 +27,7 @@ import codecs
 import re
 from html.parser import HTMLParser
 
-__all__ = ["decode_web_page", "looks_like_html", "web_page_text"]
+__all__ = ["decode_web_page", "looks_like_html", "row_lines", "web_page_text"]
 
 #: Elements whose content a page never shows as text.
 _UNSHOWN = frozenset({"script", "style", "template", "noscript", "title", "svg", "math",
@@ -229,10 +229,23 @@ class _Reader(HTMLParser):
         cells holds one block at most, else each block a line."""
         self._close_cell()
         if self.tables and len(self.rows) > self.tables[-1][1]:
-            cells = [lines for lines in self.rows.pop() if lines]
             box = self.boxes[-1]
             box.end_line()
-            if all(len(lines) == 1 for lines in cells):
-                box.lines += [" ".join(lines[0] for lines in cells)] if cells else []
-            else:
-                box.lines += [line for lines in cells for line in lines]
+            box.lines += row_lines(self.rows.pop())
+
+
+def row_lines(cells: list[list[str]]) -> list[str]:
+    """The lines of a table row whose cells hold these lines: one line if each cell
+    holds one at most, else every cell's lines in turn (a page or a document laid out
+    in a table). A Word document's rows read the same way
+    (:mod:`pipeline.read.wordfile`).
+
+    >>> row_lines([["(a)"], ["the Annex is amended;"]])
+    ['(a) the Annex is amended;']
+    >>> row_lines([["Menu"], ["Article 1", "The Parties."], []])
+    ['Menu', 'Article 1', 'The Parties.']
+    """
+    filled = [lines for lines in cells if lines]
+    if all(len(lines) == 1 for lines in filled):
+        return [" ".join(lines[0] for lines in filled)] if filled else []
+    return [line for lines in filled for line in lines]
