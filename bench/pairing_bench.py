@@ -157,6 +157,20 @@ class UnitScore:
         return self.covered / self.gold if self.gold else 0.0
 
 
+_LIST_LABEL = re.compile(r"^\((?:[a-z]{1,3}|\d{1,3})\)\s+")
+
+
+def unlabelled(text: str) -> str:
+    """A unit's English text without the list label a Word file's numbering puts before
+    an item, which the gold's segments do not have (in a short unit, its letter would
+    be a word the gold cannot place).
+
+    >>> unlabelled("(c) ‘, as amended by:"), unlabelled("(2) of Article 5")
+    ('‘, as amended by:', 'of Article 5')
+    """
+    return _LIST_LABEL.sub("", text)
+
+
 def unit_score(decision: Decision, language: str, units: list[dict[str, object]]
                ) -> UnitScore:
     """Units of one pair against the decision's segments in English and ``language``."""
@@ -173,7 +187,7 @@ def unit_score(decision: Decision, language: str, units: list[dict[str, object]]
                 continue
             score.units += 1
             lefts = [{same[k] for k in place}
-                     for place in english.placements(str(unit["pivot_text"]))]
+                     for place in english.placements(unlabelled(str(unit["pivot_text"])))]
             rights = [{same[k] for k in place} for place in other.placements(translation["text"])]
             agreed = next((left for left in lefts if left and left in rights), None)
             if agreed is not None:
