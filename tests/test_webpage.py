@@ -47,6 +47,10 @@ def test_a_eur_lex_page_reads_as_its_paragraphs_without_the_site_around_them(sha
     ('<header>Ministry</header><article><header><h1>Convention</h1></header><p>Text.</p>'
      '<footer>Done at Brasília</footer></article><div role="contentinfo">Contact</div>',
      "Convention\nText.\nDone at Brasília\n"),
+    # a page that marks its main content: only that is its text
+    ('<div class="breadcrumb">Home &gt; Treaties</div><div role="main"><div><p>Article 1</p>'
+     '</div><p>Scope.</p></div><div class="panel">Languages: BG ES CS</div>',
+     "Article 1\nScope.\n"),
     # preformatted text keeps its lines; elsewhere white space is a space
     ("<pre>ARTICLE 1\n  text</pre><p>a\n   b&nbsp;c&shy;d<br/>e</p>",
      "ARTICLE 1\ntext\na b cd\ne\n"),

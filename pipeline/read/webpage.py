@@ -7,10 +7,12 @@ the rest of the pipeline takes from a text copied off a web page:
 
 - what a page does not show is left out: scripts, styles, the title in the tab, and
   elements marked ``hidden``, ``aria-hidden="true"`` or ``display: none``;
-- so is the site around the text, as the page marks it: its navigation (``nav``,
-  ``role="navigation"``), and a header, footer or sidebar (``header``, ``footer``,
-  ``aside`` and their roles ``banner``, ``contentinfo``, ``complementary``) that is
-  not part of the page's ``main`` content or of an ``article``;
+- so is the site around the text, as the page marks it: where the page has a ``main``
+  element (or ``role="main"``), its dominant content, only that is read; and
+  everywhere its navigation (``nav``, ``role="navigation"``), and a header, footer or
+  sidebar (``header``, ``footer``, ``aside`` and their roles ``banner``,
+  ``contentinfo``, ``complementary``) that is not part of its ``main`` content or of
+  an ``article``;
 - a no-break space is a space and a soft hyphen nothing, as a browser copies them;
 - a table row whose cells each hold one block is one line (EUR-Lex sets a list item's
   label and text in two cells: ``(a)`` | ``the Annex is amended…`` → ``(a) the
@@ -49,6 +51,8 @@ _ENDS_ITS_SIBLING = frozenset({"p", "li", "dt", "dd"})
 #: Elements without content or end tag.
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
                    "meta", "param", "source", "track", "wbr"})
+#: A page that marks its dominant content.
+_MAIN = re.compile(r"<main\b|\brole\s*=\s*[\"']?main\b", re.IGNORECASE)
 _SPACES = re.compile(r"[ \t\n\r\f]+")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
@@ -105,7 +109,7 @@ def web_page_text(markup: str) -> str:
     They sign.
     (a) the Annex is amended;
     """
-    reader = _Reader()
+    reader = _Reader(main_only=bool(_MAIN.search(markup)))
     reader.feed(markup)
     reader.close()
     return "".join(f"{line}\n" for line in reader.finish())
@@ -132,8 +136,12 @@ class _Reader(HTMLParser):
     """The parser behind :func:`web_page_text`: a stack of boxes (the page, then each
     open table cell) and of open table rows, each a list of its cells' lines."""
 
-    def __init__(self) -> None:
+    def __init__(self, main_only: bool) -> None:
         super().__init__(convert_charrefs=True)
+        #: Read only inside the page's main content: the open main element's tag, and
+        #: how many elements of that tag are open from it.
+        self.main_only = main_only
+        self.main: tuple[str, int] | None = None
         self.boxes = [_Box()]
         self.rows: list[list[list[str]]] = []
         self.tables: list[tuple[int, int]] = []  # (open boxes, open rows) at each table
@@ -152,6 +160,10 @@ class _Reader(HTMLParser):
         if tag not in _VOID and self._hides(tag, dict(attrs)):
             self.hidden.append(tag)
             return
+        if self.main is not None and tag == self.main[0] and tag not in _VOID:
+            self.main = (tag, self.main[1] + 1)
+        elif self.main is None and (tag == "main" or dict(attrs).get("role") == "main"):
+            self.main = (tag, 1)
         if tag in _CONTENT:
             self.content += 1
         if tag == "pre":
@@ -175,6 +187,8 @@ class _Reader(HTMLParser):
             if tag == self.hidden[0]:
                 self.hidden.pop()
             return
+        if self.main is not None and tag == self.main[0]:
+            self.main = (tag, self.main[1] - 1) if self.main[1] > 1 else None
         if tag in _CONTENT:
             self.content = max(0, self.content - 1)
         if tag == "pre":
@@ -190,7 +204,7 @@ class _Reader(HTMLParser):
             self.boxes[-1].end_line()
 
     def handle_data(self, data: str) -> None:
-        if self.hidden:
+        if self.hidden or (self.main_only and self.main is None):
             return
         data = data.replace("\xa0", " ").replace("\xad", "")
         if not self.pre:
