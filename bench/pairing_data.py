@@ -17,11 +17,12 @@ These inboxes reproduce that with gold:
   between pages where a new act starts at the top. The *scan* is the edition's first
   page and the planted pages rendered at 300 dpi as photocopies (gray paper with a
   shadow, noise, a rotation under one degree, JPEG), with no text layer.
-* **The English text** of a decision in one of five forms: a PDF (one column, with an
+* **The English text** of a decision in one of six forms: a PDF (one column, with an
   Official Journal running head), a text file of one paragraph per line (as copied from
   a web page), a hard-wrapped text file (72 columns, blank lines between paragraphs),
-  the web page saved (``.html``, as EUR-Lex sets it: :func:`english_html`) and a Word
-  file (``.docx``, its articles numbered by Word: :func:`english_docx`).
+  the web page saved (``.html``, as EUR-Lex sets it: :func:`english_html`), a Word
+  file (``.docx``, its articles numbered by Word: :func:`english_docx`) and an
+  OpenDocument text (``.odt``, its articles numbered by its outline: :func:`english_odt`).
 * **Distractors.** Decisions whose English text is in the inbox and whose translation
   is not; decisions printed in the edition whose English text is not (acts on the same
   subjects as the others); two NTREX news texts in English; the edition's own 454 acts.
@@ -317,6 +318,95 @@ def word_document(body: str, numbering: str = "", header: str = "", styles: str 
     return out.getvalue()
 
 
+def english_odt(decision: Decision) -> bytes:
+    """The text as an OpenDocument file (LibreOffice's): the articles numbered by the
+    document's outline numbering (``Article 1`` …, where the articles run 1, 2, 3 …:
+    the heading's words are not in it), the items after a lead-in a list lettered
+    ``(a)``, ``(b)`` …, paragraphs cut into spans at word boundaries, and the Official
+    Journal's running head in the page header."""
+    texts = paragraph_texts(decision, "en")
+    articles = [k for k, text in enumerate(texts) if re.fullmatch(r"Article \d+", text)]
+    numbered = [texts[k] for k in articles] == [f"Article {n}" for n in
+                                                 range(1, len(articles) + 1)]
+    rng = random.Random(decision.name)
+    body: list[str] = []
+    items: list[str] = []
+    lead_in = False
+    for k, text in enumerate(texts):
+        if lead_in and not _LINE_LIKE.search(text):
+            items.append(f"<text:list-item>{_odf_paragraph(text, rng)}</text:list-item>")
+            continue
+        if items:
+            body.append(f'<text:list text:style-name="L1">{"".join(items)}</text:list>')
+            items = []
+        body.append('<text:h text:outline-level="1"/>' if numbered and k in articles
+                    else _odf_paragraph(text, rng))
+        lead_in = text.endswith(":")
+    if items:
+        body.append(f'<text:list text:style-name="L1">{"".join(items)}</text:list>')
+    return opendocument_text(
+        "".join(body), lists=_ODF_LISTS, outline=_ODF_OUTLINE,
+        header=f"L {_journal_number(decision)}/1 EN Official Journal of the European Union")
+
+
+_ODF_NS = " ".join(f'xmlns:{name}="urn:oasis:names:tc:opendocument:xmlns:{urn}"' for name, urn in (
+    ("office", "office:1.0"), ("text", "text:1.0"), ("style", "style:1.0"),
+    ("table", "table:1.0"), ("fo", "xsl-fo-compatible:1.0")))
+#: A list lettered ``(a)``, ``(b)`` …, and the outline numbering ``Article 1`` ….
+_ODF_LISTS = ('<text:list-style style:name="L1"><text:list-level-style-number text:level="1" '
+              'style:num-prefix="(" style:num-suffix=")" style:num-format="a"/>'
+              "</text:list-style>")
+_ODF_OUTLINE = ('<text:outline-style style:name="Outline"><text:outline-level-style '
+                'text:level="1" style:num-prefix="Article " style:num-format="1"/>'
+                "</text:outline-style>")
+
+
+def _odf_paragraph(text: str, rng: random.Random) -> str:
+    """A ``text:p`` of ``text``, cut into spans at up to two word boundaries."""
+    words = text.split(" ")
+    cuts = sorted(rng.sample(range(1, len(words)), min(2, len(words) - 1)))
+    spans = [" ".join(words[a:b]) + (" " if b < len(words) else "")
+             for a, b in zip([0, *cuts], [*cuts, len(words)], strict=True)]
+    return "<text:p>" + "".join(f'<text:span text:style-name="T{n}">'
+                                f"{html.escape(span, quote=False)}</text:span>"
+                                for n, span in enumerate(spans)) + "</text:p>"
+
+
+def opendocument_text(body: str, lists: str = "", outline: str = "", header: str = "") -> bytes:
+    """An ``.odt`` package: ``body`` (ODF elements inside ``office:text``), the list
+    styles ``lists`` (``text:list-style`` elements, with the content's automatic styles),
+    the ``outline`` numbering (a ``text:outline-style``) and a page header of one line,
+    with the parts LibreOffice writes for them."""
+    parts = {
+        "mimetype": "application/vnd.oasis.opendocument.text",
+        "META-INF/manifest.xml": (
+            '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest='
+            '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">'
+            '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/'
+            'vnd.oasis.opendocument.text"/><manifest:file-entry manifest:full-path='
+            '"content.xml" manifest:media-type="text/xml"/><manifest:file-entry '
+            'manifest:full-path="styles.xml" manifest:media-type="text/xml"/>'
+            "</manifest:manifest>"),
+        "content.xml": (
+            f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {_ODF_NS} '
+            f'office:version="1.3"><office:automatic-styles>{lists}</office:automatic-styles>'
+            f"<office:body><office:text>{body}</office:text></office:body>"
+            "</office:document-content>"),
+        "styles.xml": (
+            f'<?xml version="1.0" encoding="UTF-8"?><office:document-styles {_ODF_NS} '
+            f'office:version="1.3"><office:styles>{outline}</office:styles>'
+            '<office:master-styles><style:master-page style:name="Standard"><style:header>'
+            f"<text:p>{html.escape(header, quote=False)}</text:p></style:header>"
+            "</style:master-page></office:master-styles></office:document-styles>"),
+    }
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as package:
+        for name, content in parts.items():
+            package.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), content,
+                             zipfile.ZIP_STORED if name == "mimetype" else zipfile.ZIP_DEFLATED)
+    return out.getvalue()
+
+
 def _journal_number(decision: Decision) -> int:
     """The issue of the Official Journal an English text of ``decision`` is printed in."""
     return int(hashlib.sha1(decision.name.encode()).hexdigest()[:4], 16) % 300 + 1
@@ -591,7 +681,7 @@ def scanned(pdf: Path, out: Path, seed: int, numbers: Sequence[int] | None = Non
 
 # -- inboxes --------------------------------------------------------------------------
 
-FORMS = ("pdf", "lines", "wrapped", "html", "docx")
+FORMS = ("pdf", "lines", "wrapped", "html", "docx", "odt")
 
 
 @dataclass
@@ -681,11 +771,13 @@ def build_inbox(shared: Path, members: Members, half: str, edition: str, form: s
         if role == "pt-only":
             continue
         doc = f"{dec.name}-en"
-        path = raw / "en" / f"{doc}.{form if form in ('pdf', 'html', 'docx') else 'txt'}"
+        path = raw / "en" / f"{doc}.{'txt' if form in ('lines', 'wrapped') else form}"
         if form == "pdf":
             path.write_bytes(english_pdf(dec))
         elif form == "docx":
             path.write_bytes(english_docx(dec))
+        elif form == "odt":
+            path.write_bytes(english_odt(dec))
         elif form == "html":
             path.write_text(english_html(dec), encoding="utf-8")
         else:

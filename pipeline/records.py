@@ -31,8 +31,9 @@ __all__ = [
     "Unit",
 ]
 
-PageMethod = Literal["text-dump", "web-page", "docx", "text-layer", "legacy-font", "ocr", "failed"]
-SourceKind = Literal["pdf", "text", "html", "docx", "unsupported"]
+PageMethod = Literal["text-dump", "web-page", "docx", "odt", "text-layer", "legacy-font", "ocr",
+                     "failed"]
+SourceKind = Literal["pdf", "text", "html", "docx", "odt", "unsupported"]
 
 
 @dataclass(frozen=True)

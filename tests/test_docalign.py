@@ -15,7 +15,14 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pairing_data import decisions, english_docx, english_html, english_lines, paragraph_texts
+from pairing_data import (
+    decisions,
+    english_docx,
+    english_html,
+    english_lines,
+    english_odt,
+    paragraph_texts,
+)
 
 from pipeline.align import align_sentences, pair_articles
 from pipeline.align import documents as docalign
@@ -98,13 +105,13 @@ def test_content_pairs_a_decision_that_identity_would_miss_among_its_siblings(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("form", ["html", "docx"])
-def test_an_english_text_as_a_web_page_or_a_word_file_pairs_as_its_text_does(
+@pytest.mark.parametrize("form", ["html", "docx", "odt"])
+def test_an_english_text_as_a_web_page_or_an_office_file_pairs_as_its_text_does(
         shared: Path, tmp_path: Path, form: str):
     """The English text of a decision saved as its EUR-Lex page (site, scripts and all)
-    or as the Word file it was drafted in (its articles numbered by Word) pairs with its
-    Portuguese text, not with a sibling decision's, with the evidence the same text
-    copied off the page gives."""
+    or as the Word or OpenDocument file it was drafted in (its articles numbered by the
+    file's lists) pairs with its Portuguese text, not with a sibling decision's, with
+    the evidence the same text copied off the page gives."""
     by_name = {d.name: d for d in decisions(shared)}
     for name in ("22019D0557", "22019D0556"):
         (tmp_path / f"{name}-pt.txt").write_text("\n".join(paragraph_texts(
@@ -114,7 +121,7 @@ def test_an_english_text_as_a_web_page_or_a_word_file_pairs_as_its_text_does(
     if form == "html":
         english.write_text(english_html(decision), encoding="utf-8")
     else:
-        english.write_bytes(english_docx(decision))
+        english.write_bytes((english_docx if form == "docx" else english_odt)(decision))
     lines = tmp_path / "lines" / "22019D0557-en.txt"
     lines.parent.mkdir()
     lines.write_text(english_lines(decision), encoding="utf-8")

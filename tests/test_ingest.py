@@ -42,9 +42,9 @@ def test_discover_skips_hidden_and_lists_unsupported(settings: Settings):
     settings.raw.mkdir()
     (settings.raw / "a.txt").write_text("Article 1", encoding="utf-8")
     (settings.raw / ".partial.pdf").write_bytes(b"%PDF")
-    (settings.raw / "notes.odt").write_bytes(b"PK")
+    (settings.raw / "notes.rtf").write_bytes(b"{\\rtf1")
     found = {source.relpath: source.kind for source in discover(settings)}
-    assert found == {"a.txt": "text", "notes.odt": "unsupported"}
+    assert found == {"a.txt": "text", "notes.rtf": "unsupported"}
 
 
 @pytest.mark.parametrize(("encoding", "expected"), [

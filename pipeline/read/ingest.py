@@ -1,8 +1,9 @@
 """Stage 1, ingest: find the documents in the inbox and read every page of each.
 
 This module holds the inbox (which files are documents, and their ids), text dumps
-(decoded), saved web pages and Word documents (the text they show:
-:mod:`pipeline.read.webpage`, :mod:`pipeline.read.wordfile`); PDFs
+(decoded), saved web pages, Word documents and OpenDocument texts (the text they
+show: :mod:`pipeline.read.webpage`, :mod:`pipeline.read.wordfile`,
+:mod:`pipeline.read.opendocument`); PDFs
 are read by :mod:`pipeline.read.pdfread`: from their text layer, or, where
 :func:`pipeline.read.pagedecision.decide_page` says the layer is missing or broken,
 rasterized and OCR'd with Tesseract. Every page records how it was read and why.
@@ -12,17 +13,19 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
 from pipeline.config import Settings
 from pipeline.errors import InputError
+from pipeline.read.opendocument import odt_text
 from pipeline.read.parts import stitch
 from pipeline.read.pdfread import first_page_text, read_pdf
 from pipeline.read.webpage import decode_web_page, looks_like_html, web_page_text
 from pipeline.read.wordfile import docx_text
-from pipeline.records import IngestedDocument, Page, Source, SourceKind
+from pipeline.records import IngestedDocument, Page, PageMethod, Source, SourceKind
 from pipeline.text.language import without_accents
 
 __all__ = [
@@ -36,7 +39,8 @@ __all__ = [
 ]
 
 _KINDS: dict[str, SourceKind] = {".pdf": "pdf", ".txt": "text", ".html": "html",
-                                  ".htm": "html", ".xhtml": "html", ".docx": "docx"}
+                                  ".htm": "html", ".xhtml": "html", ".docx": "docx",
+                                  ".odt": "odt"}
 _UNSAFE_ID_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -182,20 +186,20 @@ def _read_file(source: Source, settings: Settings) -> list[Page]:
         return _read_text_dump(source.path)
     if source.kind == "html":
         return [_read_web_page(source.path.read_bytes())]
-    if source.kind == "docx":
-        return [_read_word_document(source.path.read_bytes())]
+    if source.kind in ("docx", "odt"):
+        return [_read_office_document(source.kind, source.path.read_bytes())]
     if source.kind == "pdf":
         return read_pdf(source.path, settings)
     raise InputError(
         f"unsupported file type {source.path.suffix or '(none)'!r}",
-        "the inbox takes .pdf, .txt, .html and .docx files",
+        "the inbox takes .pdf, .txt, .html, .docx and .odt files",
     )
 
 
 @lru_cache(maxsize=4096)
 def _head(source: Source) -> str:
     """The start of a source's text, for its part mark: the first 4 KB of a text dump
-    or of the text a web page or a Word document shows, a PDF's first page text layer as drawn
+    or of the text a web page or an office document shows, a PDF's first page text layer as drawn
     (:func:`~pipeline.read.pdfread.first_page_text`; a scan has none: its parts are not
     stitched). Remembered by source (path and content hash): `gazette serve` discovers
     the inbox at every tick."""
@@ -205,8 +209,8 @@ def _head(source: Source) -> str:
                 return decode_text(handle.read(4096))[0]
         if source.kind == "html":
             return _read_web_page(source.path.read_bytes()).text[:4096]
-        if source.kind == "docx":
-            return _read_word_document(source.path.read_bytes()).text[:4096]
+        if source.kind in ("docx", "odt"):
+            return _read_office_document(source.kind, source.path.read_bytes()).text[:4096]
         if source.kind == "pdf":
             return first_page_text(source.path)
     except Exception:  # an unreadable file has no head; ingest says why it fails
@@ -289,19 +293,27 @@ def _read_web_page(data: bytes) -> Page:
                        "without its scripts, styles and navigation")
 
 
-def _read_word_document(data: bytes) -> Page:
-    """A Word document as one page: the text of its body (:mod:`pipeline.read.wordfile`)."""
+#: How each office format is read, and what it is called.
+_OFFICE: dict[str, tuple[Callable[[bytes], str], str, PageMethod]] = {
+    "docx": (docx_text, "Word document", "docx"),
+    "odt": (odt_text, "OpenDocument text", "odt")}
+
+
+def _read_office_document(kind: str, data: bytes) -> Page:
+    """A Word document or an OpenDocument text as one page: the text of its body
+    (:mod:`pipeline.read.wordfile`, :mod:`pipeline.read.opendocument`)."""
+    read, name, method = _OFFICE[kind]
     try:
-        text = docx_text(data)
+        text = read(data)
     except ValueError as exc:
-        raise InputError(f"cannot read the Word document: {exc}",
-                         "open and save it again in Word, or put its PDF in the inbox") from exc
+        raise InputError(f"cannot read the {name}: {exc}",
+                         "open and save it again, or put its PDF in the inbox") from exc
     if not text.strip():
-        raise InputError("no text: the Word document's body is empty")
-    return Page(number=1, method="docx", text=text,
-                reason="Word document: its body's text, a paragraph a line, list numbers "
-                       "as Word shows them, without deleted or hidden text, headers and "
-                       "footers")
+        raise InputError(f"no text: the {name}'s body is empty")
+    return Page(number=1, method=method, text=text,
+                reason=f"{name}: its body's text, a paragraph a line, list numbers as "
+                       "the document shows them, without deleted or hidden text, notes, "
+                       "headers and footers")
 
 
 def _printable(decoded: str) -> tuple[str, tuple[str, ...]]:

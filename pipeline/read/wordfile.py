@@ -29,7 +29,7 @@ from xml.etree import ElementTree as ET
 
 from pipeline.read.webpage import row_lines
 
-__all__ = ["docx_text"]
+__all__ = ["MAX_PART_BYTES", "docx_text", "format_number", "read_part"]
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 #: The largest part read (uncompressed): a zip bomb stops here.
@@ -41,18 +41,20 @@ def docx_text(data: bytes) -> str:
     docstring); :class:`ValueError` if ``data`` is no Word document."""
     try:
         with zipfile.ZipFile(BytesIO(data)) as package:
-            body = _part(package, "word/document.xml")
+            body = read_part(package, "word/document.xml")
             if body is None:
                 raise ValueError("no word/document.xml: not a Word document")
-            lists = _Lists(_part(package, "word/numbering.xml"),
-                           _part(package, "word/styles.xml"))
+            lists = _Lists(read_part(package, "word/numbering.xml"),
+                           read_part(package, "word/styles.xml"))
     except zipfile.BadZipFile as exc:
         raise ValueError(f"not a Word document (a damaged zip archive: {exc})") from exc
     found = body.find(f"{_W}body")
     return "".join(f"{line}\n" for line in _lines(found, lists)) if found is not None else ""
 
 
-def _part(package: zipfile.ZipFile, name: str) -> ET.Element | None:
+def read_part(package: zipfile.ZipFile, name: str) -> ET.Element | None:
+    """The XML part ``name`` of an office document's package, None if it has none;
+    :class:`ValueError` for a part too large, declaring a DTD or not well-formed."""
     try:
         info = package.getinfo(name)
     except KeyError:
@@ -62,7 +64,7 @@ def _part(package: zipfile.ZipFile, name: str) -> ET.Element | None:
                          f"(limit {MAX_PART_BYTES:,})")
     raw = package.read(info)
     if b"<!DOCTYPE" in raw[:4096].upper():
-        raise ValueError(f"{name} declares a DTD, which no Word document does")
+        raise ValueError(f"{name} declares a DTD, which no office document does")
     try:
         return ET.fromstring(raw)
     except ET.ParseError as exc:
@@ -171,7 +173,8 @@ class _Lists:
         def shown(match: re.Match[str]) -> str:
             k = int(match.group(1)) - 1
             at = levels.get(k)
-            return _format(counts.get(k, at.start if at else 1), at.format if at else "decimal")
+            return format_number(counts.get(k, at.start if at else 1),
+                                 at.format if at else "decimal")
 
         if levels[level].format in ("bullet", "none"):
             return ""
@@ -205,10 +208,10 @@ def _val(element: ET.Element) -> str:
     return element.get(f"{_W}val") or ""
 
 
-def _format(number: int, style: str) -> str:
+def format_number(number: int, style: str) -> str:
     """A list number as Word draws it in ``style``.
 
-    >>> [_format(4, s) for s in ("decimal", "lowerLetter", "upperRoman", "lowerRoman")]
+    >>> [format_number(4, s) for s in ("decimal", "lowerLetter", "upperRoman", "lowerRoman")]
     ['4', 'd', 'IV', 'iv']
     """
     if style in ("lowerLetter", "upperLetter"):
