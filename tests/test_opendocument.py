@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
+from pairing_data import opendocument_text
 
-import pytest
-from pairing_data import decisions, english_odt, opendocument_text, paragraph_texts
-
-from pipeline.config import Settings
-from pipeline.errors import InputError
-from pipeline.read.ingest import discover, ingest
 from pipeline.read.opendocument import odt_text
 
 #: ``(a)``, then ``1.2``-style numbers two levels down; and a list of capitals.
@@ -27,19 +20,6 @@ OUTLINE = ('<text:outline-style style:name="Outline"><text:outline-level-style t
 
 def item(text: str, extra: str = "") -> str:
     return f"<text:list-item><text:p>{text}</text:p>{extra}</text:list-item>"
-
-
-def test_every_decision_kept_in_opendocument_reads_as_its_paragraphs(shared: Path):
-    """Every DGT decision's English text as an OpenDocument file: its paragraphs a line
-    each, the articles its outline numbers shown as ``Article 1`` …, the items of its
-    lists with their letters, and not the page header's running head."""
-    numbered = 0
-    for decision in decisions(shared):
-        lines = odt_text(english_odt(decision)).splitlines()
-        numbered += sum(bool(re.fullmatch(r"Article \d+", line)) for line in lines)
-        assert [re.sub(r"^\([a-z]+\) ", "", line) for line in lines] == [
-            " ".join(p.split()) for p in paragraph_texts(decision, "en")], decision.name
-    assert numbered > 100
 
 
 def test_opendocument_shows_its_numbers_and_hides_what_the_page_does_not():
@@ -71,20 +51,3 @@ def test_opendocument_shows_its_numbers_and_hides_what_the_page_does_not():
         "Article 1", "Scope", "(a) one", "a.1. sub", "a.2. sub two", "(b) two",
         "a note on the list", "(c) three", "(a) restarts", "C. C", "Article 2 Definitions",
         "The Contracting States agree.", "Code Amount", "A 100"]
-
-
-def test_the_inbox_reads_opendocument_texts(settings: Settings):
-    """An ``.odt`` is a document read as LibreOffice shows it; a damaged one and an
-    empty one fail with the reason."""
-    settings.raw.mkdir(parents=True)
-    (settings.raw / "treaty.odt").write_bytes(opendocument_text(
-        '<text:h text:outline-level="1"/><text:p>Scope.</text:p>', outline=OUTLINE))
-    (settings.raw / "empty.odt").write_bytes(opendocument_text(""))
-    (settings.raw / "cut.odt").write_bytes(opendocument_text("<text:p>x</text:p>")[:300])
-    sources = {source.relpath: source for source in discover(settings)}
-    assert [(p.method, p.text) for p in ingest(sources["treaty.odt"], settings).pages] == [
-        ("odt", "Article 1\nScope.\n")]
-    with pytest.raises(InputError, match="no text: the OpenDocument text's body is empty"):
-        ingest(sources["empty.odt"], settings)
-    with pytest.raises(InputError, match="cannot read the OpenDocument text"):
-        ingest(sources["cut.odt"], settings)

@@ -2,30 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from pairing_data import decisions, english_html, paragraph_texts
 
 from pipeline.config import Settings
 from pipeline.errors import InputError
 from pipeline.read.ingest import discover, ingest
 from pipeline.read.webpage import decode_web_page, web_page_text
-
-
-def test_a_eur_lex_page_reads_as_its_paragraphs_without_the_site_around_them(shared: Path):
-    """Every DGT decision's English text set as EUR-Lex sets it: the page's text is the
-    running head and the paragraphs, a line each (items after a lead-in with their
-    dash), and nothing of its title, scripts, banner, navigation, cookie notice or
-    footer."""
-    items = 0
-    for decision in decisions(shared):
-        lines = web_page_text(english_html(decision)).splitlines()
-        assert lines[0].endswith(" EN Official Journal of the European Union"), lines[0]
-        items += sum(line.startswith("— ") for line in lines)
-        assert [line.removeprefix("— ") for line in lines[1:]] == [
-            " ".join(p.split()) for p in paragraph_texts(decision, "en")], decision.name
-    assert items > 20
 
 
 @pytest.mark.parametrize(("markup", "text"), [

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
+from pairing_data import word_document
 
-import pytest
-from pairing_data import decisions, english_docx, paragraph_texts, word_document
-
-from pipeline.config import Settings
-from pipeline.errors import InputError
-from pipeline.read.ingest import discover, ingest
 from pipeline.read.wordfile import docx_text
 
 #: Two lists on one abstract list (``Article %1``, ``%1.%2``, ``(%3)`` lower roman), and
@@ -40,19 +33,6 @@ def paragraph(text: str, level: int | None = None, num: int = 1, extra: str = ""
     return f'<w:p>{listed}<w:r><w:t xml:space="preserve">{text}</w:t></w:r>{extra}</w:p>'
 
 
-def test_every_decision_drafted_in_word_reads_as_its_paragraphs(shared: Path):
-    """Every DGT decision's English text as a Word file: its paragraphs a line each, the
-    articles Word numbers shown as ``Article 1`` …, the items after a lead-in with their
-    letters, and not the page header's running head."""
-    numbered = 0
-    for decision in decisions(shared):
-        lines = docx_text(english_docx(decision)).splitlines()
-        numbered += sum(bool(re.fullmatch(r"Article \d+", line)) for line in lines)
-        assert [re.sub(r"^\([a-z]+\) ", "", line) for line in lines] == [
-            " ".join(p.split()) for p in paragraph_texts(decision, "en")], decision.name
-    assert numbered > 100
-
-
 def test_word_shows_its_list_numbers_and_hides_deleted_and_hidden_text():
     body = "".join([
         paragraph("", 0), paragraph("Scope.", 1), paragraph("first", 2), paragraph("second", 2),
@@ -77,20 +57,3 @@ def test_word_shows_its_list_numbers_and_hides_deleted_and_hidden_text():
         "Article 1", "1.1 Scope.", "(i) first", "(ii) second", "1.2 Definitions.", "Article 2",
         "The Contracting States", "C. restarts at C", "D. then D", "a bullet", "(a) one;", "Menu",
         "Article 9", "Text.", "In a content control.", "Article 3"]
-
-
-def test_the_inbox_reads_word_documents(settings: Settings):
-    """A ``.docx`` is a document read as Word shows it; a damaged one and an empty one
-    fail with the reason."""
-    settings.raw.mkdir(parents=True)
-    (settings.raw / "treaty.docx").write_bytes(word_document(
-        paragraph("", 0) + paragraph("Scope."), numbering=LISTS))
-    (settings.raw / "empty.docx").write_bytes(word_document(""))
-    (settings.raw / "cut.docx").write_bytes(word_document(paragraph("x"))[:200])
-    sources = {source.relpath: source for source in discover(settings)}
-    assert [(p.method, p.text) for p in ingest(sources["treaty.docx"], settings).pages] == [
-        ("docx", "Article 1\nScope.\n")]
-    with pytest.raises(InputError, match="no text: the Word document's body is empty"):
-        ingest(sources["empty.docx"], settings)
-    with pytest.raises(InputError, match="cannot read the Word document"):
-        ingest(sources["cut.docx"], settings)
