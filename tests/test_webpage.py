@@ -22,6 +22,10 @@ from pipeline.read.webpage import decode_web_page, web_page_text
     ('<p hidden>a</p><div aria-hidden="true"><div>b</div></div><p style="DISPLAY:none">c'
      '</p><noscript>Enable JavaScript</noscript><p>shown<template>t</template></p>',
      "shown\n"),
+    # wording struck out as revoked, as the Brazilian presidency's law pages print it
+    ("<p>Art. 1º Texto vigente.</p><p><strike>Art. 2º Texto revogado.</strike></p>"
+     "<p>Art. 3º The rate is <del>15</del><ins>10</ins> per cent.</p>",
+     "Art. 1º Texto vigente.\nArt. 3º The rate is 10 per cent.\n"),
     # a hidden paragraph whose end tag is left out ends where the next one starts
     ("<p hidden>Skip to content<p>Article 1<ul><li style='display:none'>x<li>(a) one</ul>",
      "Article 1\n(a) one\n"),

@@ -48,6 +48,9 @@ def test_word_shows_its_list_numbers_and_hides_deleted_and_hidden_text():
         + "</w:tc></w:tr><w:tr><w:tc>" + paragraph("Menu") + "</w:tc><w:tc>"
         + paragraph("Article 9") + paragraph("Text.") + "</w:tc></w:tr></w:tbl>",
         "<w:sdt><w:sdtContent>" + paragraph("In a content control.") + "</w:sdtContent></w:sdt>",
+        '<w:sdt><w:sdtPr><w:docPartObj><w:docPartGallery w:val="Table of Contents"/>'
+        "</w:docPartObj></w:sdtPr><w:sdtContent>" + paragraph("Article 1 Scope 3")
+        + "</w:sdtContent></w:sdt>",
         # numbered by its style, as headings are
         '<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr></w:p>'])
     style = ('<w:style w:type="paragraph" w:styleId="Heading1"><w:pPr><w:numPr>'

@@ -6,7 +6,8 @@ block per line — a paragraph, a heading, a list item, a table row — which is
 the rest of the pipeline takes from a text copied off a web page:
 
 - what a page does not show is left out: scripts, styles, the title in the tab, and
-  elements marked ``hidden``, ``aria-hidden="true"`` or ``display: none``;
+  elements marked ``hidden``, ``aria-hidden="true"`` or ``display: none``; so is what
+  it strikes out as deleted or revoked (``del``, ``s``, ``strike``);
 - so is the site around the text, as the page marks it: where the page has a ``main``
   element (or ``role="main"``), its dominant content, only that is read; and
   everywhere its navigation (``nav``, ``role="navigation"``), and a header, footer or
@@ -31,9 +32,13 @@ from html.parser import HTMLParser
 
 __all__ = ["decode_web_page", "looks_like_html", "row_lines", "web_page_text"]
 
-#: Elements whose content a page never shows as text.
+#: Elements whose content a page never shows as text, or shows as struck out: text the
+#: page marks as deleted or no longer in force (``del``, ``s``, ``strike``: the
+#: Brazilian presidency's law pages strike out revoked wording), as an office file's
+#: tracked deletions.
 _UNSHOWN = frozenset({"script", "style", "template", "noscript", "title", "svg", "math",
-                      "iframe", "object", "canvas", "select", "button"})
+                      "iframe", "object", "canvas", "select", "button", "del", "s",
+                      "strike"})
 #: The site around the text, by element and by role: always (navigation), or outside
 #: the page's main content and its articles (a page's header, footer and sidebar).
 _NAVIGATION = frozenset({"nav"})

@@ -10,7 +10,7 @@ of the pipeline takes a text copied from a page:
   articles are numbered lists keeps its ``Article 1`` headings;
 - what Word does not show is left out: text deleted in tracked changes and hidden
   text; so are the page's header and footer (parts of their own, as a PDF's running
-  heads), comments and notes;
+  heads), comments, notes and a table of contents (its lines repeat the headings);
 - a table row whose cells each hold one paragraph is one line, else each paragraph a
   line (:func:`pipeline.read.webpage.row_lines`).
 
@@ -83,8 +83,17 @@ def _lines(container: ET.Element, lists: _Lists) -> Iterator[str]:
             for row in element.findall(f"{_W}tr"):
                 yield from row_lines([list(_lines(cell, lists))
                                       for cell in row.findall(f"{_W}tc")])
-        elif element.tag in (f"{_W}sdt", f"{_W}sdtContent", f"{_W}customXml"):
+        elif element.tag in (f"{_W}sdt", f"{_W}sdtContent", f"{_W}customXml") \
+                and not _is_index(element):
             yield from _lines(element, lists)
+
+
+def _is_index(control: ET.Element) -> bool:
+    """Whether a content control holds a table of contents (or another index Word
+    builds from the text: its lines repeat the headings)."""
+    gallery = control.find(f"{_W}sdtPr/{_W}docPartObj/{_W}docPartGallery")
+    return gallery is not None and _val(gallery) in ("Table of Contents",
+                                                     "Table of Figures", "Bibliographies")
 
 
 def _runs_text(paragraph: ET.Element) -> str:
