@@ -37,6 +37,9 @@ from pipeline.read.webpage import decode_web_page, web_page_text
     ('<div class="breadcrumb">Home &gt; Treaties</div><div role="main"><div><p>Article 1</p>'
      '</div><p>Scope.</p></div><div class="panel">Languages: BG ES CS</div>',
      "Article 1\nScope.\n"),
+    # a main element that shows nothing (a template's) leaves the page's text as it is
+    ('<template><main>later</main></template><div role="Navigation">Menu</div><p>Text.</p>',
+     "Text.\n"),
     # preformatted text keeps its lines; elsewhere white space is a space
     ("<pre>ARTICLE 1\n  text</pre><p>a\n   b&nbsp;c&shy;d<br/>e</p>",
      "ARTICLE 1\ntext\na b cd\ne\n"),

@@ -114,10 +114,17 @@ def web_page_text(markup: str) -> str:
     They sign.
     (a) the Annex is amended;
     """
-    reader = _Reader(main_only=bool(_MAIN.search(markup)))
+    lines = _read(markup, main_only=bool(_MAIN.search(markup)))
+    if not lines:  # its main element shows nothing (one inside a template): all of it
+        lines = _read(markup, main_only=False)
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _read(markup: str, main_only: bool) -> list[str]:
+    reader = _Reader(main_only)
     reader.feed(markup)
     reader.close()
-    return "".join(f"{line}\n" for line in reader.finish())
+    return reader.finish()
 
 
 class _Box:
@@ -167,7 +174,8 @@ class _Reader(HTMLParser):
             return
         if self.main is not None and tag == self.main[0] and tag not in _VOID:
             self.main = (tag, self.main[1] + 1)
-        elif self.main is None and (tag == "main" or dict(attrs).get("role") == "main"):
+        elif self.main is None and (tag == "main"
+                                    or (dict(attrs).get("role") or "").lower() == "main"):
             self.main = (tag, 1)
         if tag in _CONTENT:
             self.content += 1
