@@ -404,15 +404,22 @@ def _read_page(path: Path, need: _OcrNeed, settings: Settings, pack: str | None,
 _PDFIUM = threading.Lock()
 
 
-def _rasterize(path: Path, index: int, dpi: int) -> Gray:
-    """Render one page in 8-bit gray."""
+@contextmanager
+def _pdfium(path: Path) -> Iterator[pypdfium2.PdfDocument]:
+    """The PDF opened by pdfium, with :data:`_PDFIUM` held until it is closed."""
     with _PDFIUM:
         pdf = pypdfium2.PdfDocument(path)
         try:
-            return np.asarray(pdf[index].render(scale=dpi / 72, grayscale=True).to_pil()
-                              .convert("L"))
+            yield pdf
         finally:
             pdf.close()
+
+
+def _rasterize(path: Path, index: int, dpi: int) -> Gray:
+    """Render one page in 8-bit gray."""
+    with _pdfium(path) as pdf:
+        return np.asarray(pdf[index].render(scale=dpi / 72, grayscale=True).to_pil()
+                          .convert("L"))
 
 
 def first_page_text(path: Path) -> str:
@@ -420,10 +427,6 @@ def first_page_text(path: Path) -> str:
     drawn, lines ending in ``\\n`` ("" for a scan): what a file says at its top, for a
     fraction of the cost of laying the page out (0.02 s of CPU on the DOU's front
     page, where pdfplumber's ``extract_text`` takes 0.6 s)."""
-    with _PDFIUM:
-        pdf = pypdfium2.PdfDocument(path)
-        try:
-            return (pdf[0].get_textpage().get_text_range().replace("\r\n", "\n")
-                    if len(pdf) else "")
-        finally:
-            pdf.close()
+    with _pdfium(path) as pdf:
+        return (pdf[0].get_textpage().get_text_range().replace("\r\n", "\n")
+                if len(pdf) else "")
