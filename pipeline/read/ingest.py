@@ -15,7 +15,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from pipeline.config import Settings
@@ -184,10 +184,8 @@ def _read_file(source: Source, settings: Settings) -> list[Page]:
         raise InputError(source.rejected)
     if source.kind == "text":
         return _read_text_dump(source.path)
-    if source.kind == "html":
-        return [_read_web_page(source.path.read_bytes())]
-    if source.kind in ("docx", "odt"):
-        return [_read_office_document(source.kind, source.path.read_bytes())]
+    if source.kind in _ONE_PAGE:
+        return [_ONE_PAGE[source.kind](source.path.read_bytes())]
     if source.kind == "pdf":
         return read_pdf(source.path, settings)
     raise InputError(
@@ -199,18 +197,16 @@ def _read_file(source: Source, settings: Settings) -> list[Page]:
 @lru_cache(maxsize=4096)
 def _head(source: Source) -> str:
     """The start of a source's text, for its part mark: the first 4 KB of a text dump
-    or of the text a web page or an office document shows, a PDF's first page text layer as drawn
-    (:func:`~pipeline.read.pdfread.first_page_text`; a scan has none: its parts are not
-    stitched). Remembered by source (path and content hash): `gazette serve` discovers
-    the inbox at every tick."""
+    or of the text a web page or an office document shows, a PDF's first page text
+    layer as drawn (:func:`~pipeline.read.pdfread.first_page_text`; a scan has none:
+    its parts are not stitched). Remembered by source (path and content hash):
+    `gazette serve` discovers the inbox at every tick."""
     try:
         if source.kind == "text":
             with source.path.open("rb") as handle:
                 return decode_text(handle.read(4096))[0]
-        if source.kind == "html":
-            return _read_web_page(source.path.read_bytes()).text[:4096]
-        if source.kind in ("docx", "odt"):
-            return _read_office_document(source.kind, source.path.read_bytes()).text[:4096]
+        if source.kind in _ONE_PAGE:
+            return _ONE_PAGE[source.kind](source.path.read_bytes()).text[:4096]
         if source.kind == "pdf":
             return first_page_text(source.path)
     except Exception:  # an unreadable file has no head; ingest says why it fails
@@ -314,6 +310,12 @@ def _read_office_document(kind: str, data: bytes) -> Page:
                 reason=f"{name}: its body's text, a paragraph a line, list numbers as "
                        "the document shows them, without deleted or hidden text, notes, "
                        "headers and footers")
+
+
+#: How a file that is one page (a web page, an office document) is read, by its kind.
+_ONE_PAGE: dict[str, Callable[[bytes], Page]] = {
+    "html": _read_web_page, "docx": partial(_read_office_document, "docx"),
+    "odt": partial(_read_office_document, "odt")}
 
 
 def _printable(decoded: str) -> tuple[str, tuple[str, ...]]:

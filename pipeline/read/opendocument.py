@@ -17,14 +17,12 @@ raises :class:`ValueError` with the reason.
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from io import BytesIO
 from xml.etree import ElementTree as ET
 
 from pipeline.read.webpage import row_lines
-from pipeline.read.wordfile import format_number, read_part
+from pipeline.read.wordfile import format_number, read_parts
 
 __all__ = ["odt_text"]
 
@@ -46,12 +44,7 @@ _UNSHOWN = frozenset({f"{_TEXT}note", f"{_OFFICE}annotation", f"{_TEXT}tracked-c
 def odt_text(data: bytes) -> str:
     """The text of an ``.odt`` file's body, a paragraph a line (see the module's
     docstring); :class:`ValueError` if ``data`` is no OpenDocument text."""
-    try:
-        with zipfile.ZipFile(BytesIO(data)) as package:
-            content = read_part(package, "content.xml")
-            styles = read_part(package, "styles.xml")
-    except zipfile.BadZipFile as exc:
-        raise ValueError(f"not an OpenDocument text (a damaged zip archive: {exc})") from exc
+    content, styles = read_parts(data, ("content.xml", "styles.xml"), "OpenDocument text")
     body = content.find(f"{_OFFICE}body/{_OFFICE}text") if content is not None else None
     if body is None:
         raise ValueError("no office:text in content.xml: not an OpenDocument text")

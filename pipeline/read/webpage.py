@@ -169,13 +169,14 @@ class _Reader(HTMLParser):
                 self.hidden.append(tag)
                 return
             self.hidden.pop()  # a hidden paragraph or item ends where the next starts
-        if tag not in _VOID and self._hides(tag, dict(attrs)):
+        attributes = dict(attrs)
+        if tag not in _VOID and self._hides(tag, attributes):
             self.hidden.append(tag)
             return
         if self.main is not None and tag == self.main[0] and tag not in _VOID:
             self.main = (tag, self.main[1] + 1)
         elif self.main is None and (tag == "main"
-                                    or (dict(attrs).get("role") or "").lower() == "main"):
+                                    or (attributes.get("role") or "").lower() == "main"):
             self.main = (tag, 1)
         if tag in _CONTENT:
             self.content += 1
@@ -264,8 +265,8 @@ class _Reader(HTMLParser):
 def row_lines(cells: list[list[str]]) -> list[str]:
     """The lines of a table row whose cells hold these lines: one line if each cell
     holds one at most, else every cell's lines in turn (a page or a document laid out
-    in a table). A Word document's rows read the same way
-    (:mod:`pipeline.read.wordfile`).
+    in a table). Word's and OpenDocument's rows read the same way
+    (:mod:`pipeline.read.wordfile`, :mod:`pipeline.read.opendocument`).
 
     >>> row_lines([["(a)"], ["the Annex is amended;"]])
     ['(a) the Annex is amended;']

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import re
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from io import BytesIO
 from xml.etree import ElementTree as ET
 
 from pipeline.read.webpage import row_lines
 
-__all__ = ["MAX_PART_BYTES", "docx_text", "format_number", "read_part"]
+__all__ = ["MAX_PART_BYTES", "docx_text", "format_number", "read_parts"]
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 #: The largest part read (uncompressed): a zip bomb stops here.
@@ -39,22 +39,29 @@ MAX_PART_BYTES = 200_000_000
 def docx_text(data: bytes) -> str:
     """The text of a ``.docx`` file's body, a paragraph a line (see the module's
     docstring); :class:`ValueError` if ``data`` is no Word document."""
-    try:
-        with zipfile.ZipFile(BytesIO(data)) as package:
-            body = read_part(package, "word/document.xml")
-            if body is None:
-                raise ValueError("no word/document.xml: not a Word document")
-            lists = _Lists(read_part(package, "word/numbering.xml"),
-                           read_part(package, "word/styles.xml"))
-    except zipfile.BadZipFile as exc:
-        raise ValueError(f"not a Word document (a damaged zip archive: {exc})") from exc
+    body, numbering, styles = read_parts(
+        data, ("word/document.xml", "word/numbering.xml", "word/styles.xml"), "Word document")
+    if body is None:
+        raise ValueError("no word/document.xml: not a Word document")
+    lists = _Lists(numbering, styles)
     found = body.find(f"{_W}body")
     return "".join(f"{line}\n" for line in _lines(found, lists)) if found is not None else ""
 
 
-def read_part(package: zipfile.ZipFile, name: str) -> ET.Element | None:
-    """The XML part ``name`` of an office document's package, None if it has none;
-    :class:`ValueError` for a part too large, declaring a DTD or not well-formed."""
+def read_parts(data: bytes, names: Sequence[str], what: str) -> list[ET.Element | None]:
+    """The XML parts ``names`` of an office document's package (a ``what``: Word's or
+    OpenDocument's), each None if it has none; :class:`ValueError` for a damaged
+    package (:func:`_read_part` says which parts are refused)."""
+    try:
+        with zipfile.ZipFile(BytesIO(data)) as package:
+            return [_read_part(package, name) for name in names]
+    except zipfile.BadZipFile as exc:
+        raise ValueError(f"not a {what} (a damaged zip archive: {exc})") from exc
+
+
+def _read_part(package: zipfile.ZipFile, name: str) -> ET.Element | None:
+    """The XML part ``name`` of the package, None if it has none; :class:`ValueError`
+    for a part too large, declaring a DTD or not well-formed."""
     try:
         info = package.getinfo(name)
     except KeyError:
