@@ -6,7 +6,10 @@ serif, tables, a watermark) are rendered at 300 dpi as photocopies
 rotation under one degree, JPEG) into an image-only PDF, one per half:
 
 * **tuning** pages: 1, 19, 37, … (every 18th page from the first);
-* **reporting** pages: 10, 28, 46, … (every 18th from the tenth).
+* **reporting** pages: 10, 28, 46, … (every 18th from the tenth);
+* two more sets, **check-5** (5, 23, 41, …) and **check-14** (14, 32, 50, …), first
+  read on 2026-12-07 to decide one question (whether Tesseract is told the
+  resolution) with all four sets in view: since then no cleaner than the tuning half.
 
 The truth is each page's text layer: the words of its upright characters (the
 diagonal watermark left out) as the page shows them, as gazette's text-layer reading
@@ -42,8 +45,8 @@ a one-page PDF, read by gazette in a fresh process and by the reference.
 
 With ``--renders``, also how far a page's figure moves with the picture of the same
 scan alone: each page read by the Tesseract library gazette runs, as
-``pipeline.read.tesseract.ocr_image`` reads a page (in process, ``por``, told 300 dpi;
-not prepared), from ``pdftoppm -r 300 -gray``'s render, from pypdfium2's render at
+``pipeline.read.tesseract.ocr_image`` reads a page (in process, ``por``; not
+prepared), from ``pdftoppm -r 300 -gray``'s render, from pypdfium2's render at
 300 dpi (the one gazette prepares) and from the JPEG the PDF holds (``pdfimages``):
 the same pixels of the same scan, resampled or not. The spread is the noise under a
 comparison page by page.
@@ -89,7 +92,7 @@ from pipeline.read.pdfread import _rasterize  # noqa: E402  the render gazette p
 from pipeline.read.textlayer import as_shown, split_by_orientation  # noqa: E402
 
 EDITION = Path("corpora/brazil-pdfs/DOUS1a.pdf")
-HALVES = {"tuning": 1, "reporting": 10}
+HALVES = {"tuning": 1, "reporting": 10, "check-5": 5, "check-14": 14}
 STEP = 18
 
 T = TypeVar("T")
@@ -244,7 +247,7 @@ def main() -> None:
 
 
 def pictures_read(scan: Path, pages: int, folder: Path) -> dict[str, list[str]]:
-    """Each page of ``scan`` read as ``ocr_image`` reads a page (``por``, 300 dpi), from
+    """Each page of ``scan`` read as ``ocr_image`` reads a page (``por``), from
     each of three pictures of it, by picture: ``pdftoppm``'s render, pypdfium2's and the
     image the PDF holds; two pages at a time."""
     pictures: dict[str, list[Path]] = {"pdftoppm": [], "pypdfium2": [], "embedded": []}
@@ -260,7 +263,7 @@ def pictures_read(scan: Path, pages: int, folder: Path) -> dict[str, list[str]]:
             pictures[name].append(Path(f"{stem}{suffix}"))
     with ThreadPoolExecutor(max_workers=2) as pool:  # tesserocr lets go of the GIL
         return {name: list(pool.map(lambda image: tesseract.ocr_image(
-            image, "por", 600, 300).text, images)) for name, images in pictures.items()}
+            image, "por", 600).text, images)) for name, images in pictures.items()}
 
 
 def report_renders(numbers: list[int], truths: list[str], ours: list[str],

@@ -39,11 +39,11 @@ def test_orientation_says_how_far_to_turn_a_page_clockwise(
 @pytest.mark.slow
 def test_a_page_read_past_its_time_limit_raises(page_image: Path):
     with pytest.raises(TimeoutError, match=r"within 0\.001 s"):
-        tesseract.ocr_image(page_image, "eng", timeout=0.001, dpi=150)
+        tesseract.ocr_image(page_image, "eng", timeout=0.001)
     # the engine is not spoilt by it: the next reading of the page is whole
-    assert "Contracting State" in tesseract.ocr_image(page_image, "eng", timeout=60, dpi=150).text
+    assert "Contracting State" in tesseract.ocr_image(page_image, "eng", timeout=60).text
 
 
 def test_a_missing_pack_is_a_clear_error(page_image: Path):
     with pytest.raises(ToolMissingError, match=r"pack.*klingon not installed"):
-        tesseract.ocr_image(page_image, "eng+klingon", timeout=60, dpi=150)
+        tesseract.ocr_image(page_image, "eng+klingon", timeout=60)
