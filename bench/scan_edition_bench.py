@@ -55,7 +55,8 @@ CPU time on a shared machine moves by a tenth or more from one run of the same w
 the next (the same Tesseract call on the same page took 11.4 s and 14.4 s), so each
 measurement is made ``--repeat`` times, the two systems taking turns to go first, and
 a ratio is the sum of one system's CPU over the other's: a slow spell of the machine
-falls on both. Usage::
+falls on both. ``--seed`` makes the photocopies with another draw of their noise, paper
+and turn: how far a page's figures move with the copy alone. Usage::
 
     .venv/bin/python bench/scan_edition_bench.py --shared ../shared --half reporting
 """
@@ -221,6 +222,9 @@ def main() -> None:
                         help="pages of the half also read alone, as one-page scans")
     parser.add_argument("--repeat", type=int, default=2,
                         help="runs of each system for the CPU ratios, taking turns")
+    parser.add_argument("--seed", type=int,
+                        help="another draw of the photocopies' noise, paper and turn (default: "
+                             "the set's first page number, the draw the tables quote)")
     parser.add_argument("--renders", action="store_true",
                         help="also read each page from three pictures of the same scan")
     args = parser.parse_args()
@@ -231,7 +235,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         scan = folder / f"DOUS1a-{args.half}-scan.pdf"
-        scanned(edition, scan, seed=HALVES[args.half], numbers=numbers)
+        scanned(edition, scan, seed=HALVES[args.half] if args.seed is None else args.seed,
+                numbers=numbers)
         ours_runs, theirs_runs = taking_turns(
             lambda round_: run_gazette(scan, folder / f"root-{round_}"),
             lambda _: run_tesseract(scan, len(numbers), folder), args.repeat)
