@@ -407,6 +407,21 @@ def opendocument_text(body: str, lists: str = "", outline: str = "", header: str
     return out.getvalue()
 
 
+def write_english(decision: Decision, form: str, folder: Path) -> Path:
+    """The English text of ``decision`` written in ``form`` (one of :data:`FORMS`) into
+    ``folder``, as ``<decision>-en.<suffix>`` (``.txt`` for ``lines`` and ``wrapped``)."""
+    writers: dict[str, Callable[[Decision], str | bytes]] = {
+        "pdf": english_pdf, "lines": english_lines, "wrapped": english_wrapped,
+        "html": english_html, "docx": english_docx, "odt": english_odt}
+    written = writers[form](decision)
+    path = folder / f"{decision.name}-en.{'txt' if form in ('lines', 'wrapped') else form}"
+    if isinstance(written, bytes):
+        path.write_bytes(written)
+    else:
+        path.write_text(written, encoding="utf-8")
+    return path
+
+
 def _journal_number(decision: Decision) -> int:
     """The issue of the Official Journal an English text of ``decision`` is printed in."""
     return int(hashlib.sha1(decision.name.encode()).hexdigest()[:4], 16) % 300 + 1
@@ -770,19 +785,7 @@ def build_inbox(shared: Path, members: Members, half: str, edition: str, form: s
     for dec, role in members:
         if role == "pt-only":
             continue
-        doc = f"{dec.name}-en"
-        path = raw / "en" / f"{doc}.{'txt' if form in ('lines', 'wrapped') else form}"
-        if form == "pdf":
-            path.write_bytes(english_pdf(dec))
-        elif form == "docx":
-            path.write_bytes(english_docx(dec))
-        elif form == "odt":
-            path.write_bytes(english_odt(dec))
-        elif form == "html":
-            path.write_text(english_html(dec), encoding="utf-8")
-        else:
-            path.write_text(english_lines(dec) if form == "lines" else english_wrapped(dec),
-                            encoding="utf-8")
+        doc = write_english(dec, form, raw / "en").stem
         inbox.decision_of[doc] = dec.name
         if dec.name in planted:
             inbox.pairs[doc] = planted[dec.name]

@@ -17,11 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pairing_data import (
     decisions,
-    english_docx,
-    english_html,
     english_lines,
-    english_odt,
     paragraph_texts,
+    write_english,
 )
 
 from pipeline.align import align_sentences, pair_articles
@@ -117,14 +115,9 @@ def test_an_english_text_as_a_web_page_or_an_office_file_pairs_as_its_text_does(
         (tmp_path / f"{name}-pt.txt").write_text("\n".join(paragraph_texts(
             by_name[name], "pt")) + "\n", encoding="utf-8")
     decision = by_name["22019D0557"]
-    english = tmp_path / f"22019D0557-en.{form}"
-    if form == "html":
-        english.write_text(english_html(decision), encoding="utf-8")
-    else:
-        english.write_bytes((english_docx if form == "docx" else english_odt)(decision))
-    lines = tmp_path / "lines" / "22019D0557-en.txt"
-    lines.parent.mkdir()
-    lines.write_text(english_lines(decision), encoding="utf-8")
+    english = write_english(decision, form, tmp_path)
+    (tmp_path / "lines").mkdir()
+    lines = write_english(decision, "lines", tmp_path / "lines")
     settings = Settings.for_root(tmp_path)
     found = []
     for file in (english, lines):

@@ -18,6 +18,7 @@ from pairing_data import (
     opendocument_text,
     paragraph_texts,
     word_document,
+    write_english,
 )
 
 from pipeline.config import Settings
@@ -66,13 +67,12 @@ def test_the_inbox_reads_an_office_file_and_says_why_one_fails(
     """A ``.docx`` or ``.odt`` in the inbox is a document of one page read as its editor
     shows it; an empty one and a damaged one fail with the reason."""
     decision = decisions(shared)[0]
-    data = (english_docx if form == "docx" else english_odt)(decision)
     settings.raw.mkdir(parents=True)
-    for file, content in ((f"treaty.{form}", data), (f"empty.{form}", empty()),
-                          (f"cut.{form}", data[:300])):
+    treaty = write_english(decision, form, settings.raw)
+    for file, content in ((f"empty.{form}", empty()), (f"cut.{form}", treaty.read_bytes()[:300])):
         (settings.raw / file).write_bytes(content)
     sources = {source.relpath: source for source in discover(settings)}
-    pages = ingest(sources[f"treaty.{form}"], settings).pages
+    pages = ingest(sources[treaty.name], settings).pages
     assert [(p.method, p.text.splitlines()[0]) for p in pages] == [
         (form, paragraph_texts(decision, "en")[0])]
     with pytest.raises(InputError, match=f"no text: the {name}'s body is empty"):
