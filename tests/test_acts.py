@@ -231,6 +231,21 @@ def test_kinds_never_seen_are_acts_by_their_heading_s_shape():
     assert all(a.bodies == ("Tribunal Marítimo",) for a in acts)
 
 
+def test_a_kind_named_by_two_words_the_second_a_known_kind_is_an_act():
+    """``CARTA CIRCULAR`` (the Banco Central's) is a kind of its own, qualified by a word
+    the finder knows as a kind; an annex's title that names a known kind after ``DA``
+    quotes that act and heads none."""
+    acts = find_acts(pages(
+        "Banco Central do Brasil\n.\nDIRETORIA DE REGULAÇÃO\n"
+        "CARTA CIRCULAR Nº 3.838, DE 2 DE OUTUBRO DE 2017\n"
+        "Divulga procedimentos para a remessa de informações.\nFULANO DE TAL\n"
+        "ANEXO DA CIRCULAR Nº 3.837, DE 29 DE SETEMBRO DE 2017\nTabela de códigos.\n"))
+    assert [(a.kind, a.heading, a.bodies) for a in acts] == [
+        ("carta", "CARTA CIRCULAR Nº 3.838, DE 2 DE OUTUBRO DE 2017",
+         ("Banco Central do Brasil", "DIRETORIA DE REGULAÇÃO"))]
+    assert acts[0].text.endswith("Tabela de códigos.")
+
+
 def test_specks_ocr_read_around_a_heading_do_not_hide_it():
     """OCR reads a speck before a heading as a hyphen, or one after its kind as a stop,
     and misreads a letter of the kind; on a page it read, the heading is known all the

@@ -326,11 +326,15 @@ def _unseen_kind(word: str, line: str, after: str) -> str | None:
     >>> _unseen_kind("PROCESSO", "PROCESSO Nº 48500.006919/2013-25", "") is None
     True
 
-    A line that names a kind :data:`KINDS` has before its number quotes an act of that
-    kind (an annex's title): it heads none.
+    A line that names a kind :data:`KINDS` has before its number, after a word that
+    joins it to the words before (``DA``, ``DE``, ``À``: :data:`_CONNECTIVE`), quotes an
+    act of that kind (an annex's title): it heads none. A kind's name straight after
+    the first word qualifies it (``CARTA CIRCULAR``, the Banco Central's).
 
     >>> _unseen_kind("ANEXO", "ANEXO DA PORTARIA Nº 12, DE 3 DE MARÇO DE 2014", "") is None
     True
+    >>> _unseen_kind("CARTA", "CARTA CIRCULAR Nº 3.838, DE 2 DE OUTUBRO DE 2017", "")
+    'carta'
     """
     shaped = _UNSEEN_HEADING.match(line) or (
         _UNSEEN_OVER_ITS_DATE.match(line) and _DATE_OR_NUMBER_LINE.match(after)) or (
@@ -338,7 +342,8 @@ def _unseen_kind(word: str, line: str, after: str) -> str | None:
     if not shaped or _BODY_WORDS.match(line):
         return None
     before_its_number = _NUMBER_OR_FIGURE.split(line, maxsplit=1)[0].split()
-    if any(word in KINDS for word in before_its_number[1:]):
+    if any(word in KINDS and _CONNECTIVE.search(" ".join(before_its_number[:at]))
+           for at, word in enumerate(before_its_number[1:], start=1)):
         return None
     return _misread_kind(word) or _singular(word.lower())
 
