@@ -28,8 +28,9 @@ check: lint
 	$(BIN)/pytest -n 2 -m "not slow" -q
 
 # Every benchmark, one after another; what each printed and where it ran go to
-# bench/results.json (BENCHMARKS.md quotes them). About an hour on 2 cores (the pairing
-# benchmark runs gazette on twelve inboxes).
+# bench/results.json (BENCHMARKS.md quotes them). Some two hours on 2 cores, most of it
+# the pairing benchmark's 28 runs of gazette (2 halves x 2 editions x 7 English forms,
+# 3-4 minutes each).
 bench: setup
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python bench/run_all.py --shared ../shared

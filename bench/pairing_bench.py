@@ -3,7 +3,8 @@
 Each inbox (``bench/pairing_data.py``) holds an edition with decrees planted in it
 (the whole 140-page DOU with its text layer, or a scan of its first page and the
 planted pages), the English texts of a half's decisions in one form (PDF, one
-paragraph per line, hard-wrapped, a saved web page, a Word or OpenDocument file),
+paragraph per line, hard-wrapped, a saved web page, a Word or OpenDocument file, the
+PDF photocopied),
 distractors and the India PDFs. ``gazette run`` processes it in a project of its own,
 as a user's run would (its own temporary Prefect server; the reading cache of the
 first project of an edition is copied to the others, so an edition is not read again
@@ -26,7 +27,8 @@ Scored:
 Usage::
 
     .venv/bin/python bench/pairing_bench.py --shared ../shared [--half reporting]
-        [--edition text|scan] [--form pdf|lines|wrapped|html|docx|odt] [--work DIR] [--score-only]
+        [--edition text|scan] [--form pdf|lines|wrapped|html|docx|odt|scan] [--work DIR]
+        [--score-only]
 """
 
 from __future__ import annotations

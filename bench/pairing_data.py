@@ -17,12 +17,13 @@ These inboxes reproduce that with gold:
   between pages where a new act starts at the top. The *scan* is the edition's first
   page and the planted pages rendered at 300 dpi as photocopies (gray paper with a
   shadow, noise, a rotation under one degree, JPEG), with no text layer.
-* **The English text** of a decision in one of six forms: a PDF (one column, with an
+* **The English text** of a decision in one of seven forms: a PDF (one column, with an
   Official Journal running head), a text file of one paragraph per line (as copied from
   a web page), a hard-wrapped text file (72 columns, blank lines between paragraphs),
   the web page saved (``.html``, as EUR-Lex sets it: :func:`english_html`), a Word
-  file (``.docx``, its articles numbered by Word: :func:`english_docx`) and an
-  OpenDocument text (``.odt``, its articles numbered by its outline: :func:`english_odt`).
+  file (``.docx``, its articles numbered by Word: :func:`english_docx`), an
+  OpenDocument text (``.odt``, its articles numbered by its outline: :func:`english_odt`)
+  and the PDF photocopied, with no text layer (``scan``: :func:`english_scan`).
 * **Distractors.** Decisions whose English text is in the inbox and whose translation
   is not; decisions printed in the edition whose English text is not (acts on the same
   subjects as the others); two NTREX news texts in English; the edition's own 454 acts.
@@ -409,12 +410,14 @@ def opendocument_text(body: str, lists: str = "", outline: str = "", header: str
 
 def write_english(decision: Decision, form: str, folder: Path) -> Path:
     """The English text of ``decision`` written in ``form`` (one of :data:`FORMS`) into
-    ``folder``, as ``<decision>-en.<suffix>`` (``.txt`` for ``lines`` and ``wrapped``)."""
+    ``folder``, as ``<decision>-en.<suffix>`` (``.txt`` for ``lines`` and ``wrapped``,
+    ``.pdf`` for ``scan``)."""
     writers: dict[str, Callable[[Decision], str | bytes]] = {
         "pdf": english_pdf, "lines": english_lines, "wrapped": english_wrapped,
-        "html": english_html, "docx": english_docx, "odt": english_odt}
+        "html": english_html, "docx": english_docx, "odt": english_odt, "scan": english_scan}
     written = writers[form](decision)
-    path = folder / f"{decision.name}-en.{'txt' if form in ('lines', 'wrapped') else form}"
+    suffix = {"lines": "txt", "wrapped": "txt", "scan": "pdf"}.get(form, form)
+    path = folder / f"{decision.name}-en.{suffix}"
     if isinstance(written, bytes):
         path.write_bytes(written)
     else:
@@ -682,21 +685,30 @@ def photocopy(page: Image.Image, rng: random.Random) -> Image.Image:
     return Image.open(jpeg).convert("L")
 
 
-def scanned(pdf: Path, out: Path, seed: int, numbers: Sequence[int] | None = None) -> None:
-    """Every page of ``pdf`` (or the pages ``numbers``, from 1) rendered at 300 dpi as a
-    photocopy, into an image-only PDF."""
+def scanned(pdf: Path | bytes, out: Path | io.BytesIO, seed: int,
+            numbers: Sequence[int] | None = None) -> None:
+    """Every page of ``pdf`` (a file or its bytes; or the pages ``numbers``, from 1)
+    rendered at 300 dpi as a photocopy, into an image-only PDF."""
     rng = random.Random(seed)
-    document = pypdfium2.PdfDocument(str(pdf))
+    document = pypdfium2.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
     pages = [document[n - 1] for n in numbers] if numbers is not None else list(document)
     images = [photocopy(page.render(scale=300 / 72).to_pil(), rng) for page in pages]
     document.close()
-    images[0].save(out, save_all=True, append_images=images[1:], resolution=300,
+    images[0].save(out, "PDF", save_all=True, append_images=images[1:], resolution=300,
                    creationDate=FIXED_DATE.timetuple(), modDate=FIXED_DATE.timetuple())
+
+
+def english_scan(decision: Decision) -> bytes:
+    """The English PDF (:func:`english_pdf`) printed and photocopied: an image-only PDF,
+    as an Official Journal scanned by a library would come."""
+    out = io.BytesIO()
+    scanned(english_pdf(decision), out, seed=_journal_number(decision))
+    return out.getvalue()
 
 
 # -- inboxes --------------------------------------------------------------------------
 
-FORMS = ("pdf", "lines", "wrapped", "html", "docx", "odt")
+FORMS = ("pdf", "lines", "wrapped", "html", "docx", "odt", "scan")
 
 
 @dataclass

@@ -103,13 +103,14 @@ def test_content_pairs_a_decision_that_identity_would_miss_among_its_siblings(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("form", ["html", "docx", "odt"])
-def test_an_english_text_as_a_web_page_or_an_office_file_pairs_as_its_text_does(
+@pytest.mark.parametrize("form", ["html", "docx", "odt", "scan"])
+def test_an_english_text_as_a_web_page_an_office_file_or_a_scan_pairs_as_its_text_does(
         shared: Path, tmp_path: Path, form: str):
-    """The English text of a decision saved as its EUR-Lex page (site, scripts and all)
-    or as the Word or OpenDocument file it was drafted in (its articles numbered by the
-    file's lists) pairs with its Portuguese text, not with a sibling decision's, with
-    the evidence the same text copied off the page gives."""
+    """The English text of a decision saved as its EUR-Lex page (site, scripts and all),
+    as the Word or OpenDocument file it was drafted in (its articles numbered by the
+    file's lists), or its Official Journal PDF photocopied (read by OCR) pairs with its
+    Portuguese text, not with a sibling decision's, with the evidence the same text
+    copied off the page gives."""
     by_name = {d.name: d for d in decisions(shared)}
     for name in ("22019D0557", "22019D0556"):
         (tmp_path / f"{name}-pt.txt").write_text("\n".join(paragraph_texts(
