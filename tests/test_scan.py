@@ -66,30 +66,6 @@ def test_the_probe_passes_over_strips_that_tell_nothing(tmp_path: Path, settings
     assert engine.calls == ["read eng"] * 3  # every strip tried
 
 
-@dataclass
-class StripByStrip(ScriptedEngine):
-    """A scripted engine that reads each strip in turn as the next of ``strips``."""
-
-    strips: list[str] = field(default_factory=list)
-
-    def read(self, image: Path, languages: str, settings: Settings) -> OcrResult:
-        self.calls.append(f"read {languages}")
-        return reading(self.strips[len(self.calls) - 1], 93)
-
-
-def test_strips_too_short_to_tell_alone_are_judged_together(tmp_path: Path,
-                                                            settings: Settings):
-    # a one-column English page cut to two fifths of its width (a DGT decision's first
-    # page): no strip holds the eight running words a language is told by
-    engine = StripByStrip({}, strips=[
-        "ded for in Article 94 of the Agreement, as s", "ant Committee\n\n“PA States",
-        "AENT COMMITTEE,\n\nnic Partnership Agreement between the Euro\n"
-        "he SADC EPA States, of the other part (‘the A:"])
-    pack, why = probe_pack(page_with_lines(tmp_path / "p.pbm"), settings, engine)
-    assert (pack, why) == ("eng", "the strips together read as en")
-    assert engine.calls == ["read eng"] * 3
-
-
 def test_a_strip_of_names_tells_no_language(tmp_path: Path, settings: Settings):
     # a column of beer brands on a Portuguese page (DOUS1a page 19, read with eng): its
     # letters and its words both look Swedish, and it has no running text

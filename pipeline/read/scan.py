@@ -3,8 +3,8 @@
 A document's script and language are decided once, cheaply, before its pages are read
 (:func:`probe_pack`): a strip in the middle of its first scanned page is read with
 ``eng`` (a twenty-fifth of a page's work); readable text gives its language (``por``,
-``swe`` or ``eng``, see :func:`reading_language`; the readable strips together, if none
-tells it alone), unreadable text has its script detected on that strip (``Devanagari``). Each page is then read once with that single
+``swe`` or ``eng``, see :func:`reading_language`), unreadable text has its script
+detected on that strip (``Devanagari``). Each page is then read once with that single
 pack, in steps that each log what they decided (:func:`read_scan`):
 
 1. The page is prepared (:func:`prepare_page`): its skew is measured and undone, and
@@ -187,15 +187,12 @@ def probe_pack(prepared: PreparedPage, settings: Settings, engine: OcrEngine = T
     height it spans, two fifths of the page's width) is read with ``eng``: readable
     text tells its language (:func:`reading_language`); text too doubtful to tell has
     its script detected on the strip (``Devanagari``). A strip that tells neither (a
-    title page's white space, a table) is passed over for the next one. Readable strips
-    that each hold too little running text to tell (a one-column page of wide lines
-    cut to two fifths: ``ded for in Article 94 of the Agreement, as s``) are judged
-    together. None tells: ``Settings.ocr_languages``.
+    title page's white space, a table) is passed over for the next one. None tells:
+    ``Settings.ocr_languages``.
     """
     page = np.asarray(Image.open(prepared.path).convert("L"))
     strip = prepared.path.with_name(prepared.path.stem + "-probe.pgm")
     margin = round(page.shape[1] * (1 - _PROBE_WIDTH) / 2)
-    readable: list[str] = []  # confident readings that told no language alone
     try:
         for top, bottom in _PROBE_STRIPS:
             band = page[whole_lines(page, top, bottom), margin:page.shape[1] - margin]
@@ -209,15 +206,10 @@ def probe_pack(prepared: PreparedPage, settings: Settings, engine: OcrEngine = T
                 language = reading_language(reading.text, settings)
                 if language in _LANGUAGE_PACKS:
                     return _LANGUAGE_PACKS[language], f"a strip reads as {language}"
-                readable.append(reading.text)
             else:
                 osd = engine.orientation(strip)
                 if osd and osd.script in _SCRIPT_PACKS:
                     return _SCRIPT_PACKS[osd.script], f"a strip's script is {osd.script}"
-        language = reading_language("\n".join(readable), settings) if len(readable) > 1 \
-            else "other"
-        if language in _LANGUAGE_PACKS:
-            return _LANGUAGE_PACKS[language], f"the strips together read as {language}"
         return settings.ocr_languages, "no strip tells a language or script"
     finally:
         strip.unlink(missing_ok=True)
