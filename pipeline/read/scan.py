@@ -133,8 +133,11 @@ def reading_language(text: str, settings: Settings) -> str:
 
     Told by its running text, the words in lower case, where it has
     ``_MIN_RUNNING_WORDS`` of them: the language of their letters
-    (:func:`pipeline.text.language.detect_language`), unless more of them are common
-    words of another language (:func:`pipeline.text.lexicon.common_share`).
+    (:func:`pipeline.text.language.detect_language`), unless another language's
+    common words (:func:`pipeline.text.lexicon.common_share`) are more of them by
+    ``_CLEAR_MARGIN``: short words any language has (``a``, ``no``, ``de``, ``da``, which
+    English's common words hold too) outnumber a Portuguese strip's words whose accents
+    OCR with ``eng`` lost (``dominio da seguranca da aviacao``).
     Capitals are names, headings and table cells, which any language prints: a
     column of beer brands (``BADEN BADEN WEISS / BAMBERG RAUCHBIER``) reads as Swedish
     by its letters and by its words alike. A reading with less running text (a list
@@ -147,6 +150,11 @@ def reading_language(text: str, settings: Settings) -> str:
     >>> reading_language("This Protocol shall enter into force on the date of the later "
     ...                  "of the notifications.", s)
     'en'
+    >>> reading_language("ao (UE) 2017/815 da Comissdo, de 12 de 1 UE) 2015/1998 no "
+    ...     "respeitante a clarificacao, | specificas no dominio da seguranca da aviac "
+    ...     "‘xecucao C(2017) 3030 da Comissao, de 15 di L5) 8005 no respeitante a "
+    ...     "clarificacdo, harm ificas no dominio da seguranca da aviacao de", s)
+    'pt'
     >>> reading_language("38 - Processo: 13746.000271/2007-78 - Recorrente: NITRIFEEX S/A "
     ...                  "INDUSTRIA E COMERCIO e Recorrida: FAZENDA NACIONAL", s)
     'pt'
@@ -162,9 +170,10 @@ def reading_language(text: str, settings: Settings) -> str:
         return shares[-1][1] if shares and clear else "other"
     language, _ = detect_language(running, settings, legacy_fonts=False)
     by_words = {lang: common_share(running, lang) for lang in languages}
-    if language not in by_words or by_words[language] >= max(by_words.values()):
-        return language
-    return max(by_words, key=lambda lang: by_words[lang])
+    leader = max(by_words, key=lambda lang: by_words[lang], default=language)
+    if language in by_words and by_words[leader] - by_words[language] >= _CLEAR_MARGIN:
+        return leader
+    return language
 
 
 def prepare_page(page: Gray, out: Path) -> PreparedPage:
