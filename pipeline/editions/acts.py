@@ -39,6 +39,7 @@ before it (the edition names a body once for a run of its acts).
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Collection, Iterator, Sequence
@@ -342,8 +343,8 @@ def _unseen_kind(word: str, line: str, after: str) -> str | None:
     if not shaped or _BODY_WORDS.match(line):
         return None
     before_its_number = _NUMBER_OR_FIGURE.split(line, maxsplit=1)[0].split()
-    if any(word in KINDS and _CONNECTIVE.search(" ".join(before_its_number[:at]))
-           for at, word in enumerate(before_its_number[1:], start=1)):
+    if any(word in KINDS and _CONNECTIVE.search(joining)
+           for joining, word in itertools.pairwise(before_its_number)):
         return None
     return _misread_kind(word) or _singular(word.lower())
 
