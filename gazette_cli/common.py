@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import logging
 import os
+import signal
 import sys
 import tomllib
 from collections.abc import Callable, Iterator
@@ -33,6 +34,36 @@ console = Console(width=max(Console().width, 120))
 def error(message: str) -> None:
     """Print an error on one line, however long (a path in it stays whole for grep)."""
     console.print(f"error: {message}", style="red", soft_wrap=True)
+
+
+STOP_AT = "GAZETTE_STOP_AT"
+
+
+class _StopWhenLogged(logging.Handler):
+    """Stops this process's whole group (SIGSTOP, as Ctrl-Z does) once a line holding
+    ``text`` has been printed, so that the run can be looked at, or killed, exactly
+    there (``kill -CONT`` goes on): a test that stops the run when it reads the line
+    from a pipe sees it late, the run having gone on meanwhile."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.text in self.format(record):
+            os.killpg(os.getpgrp(), signal.SIGSTOP)
+
+
+def stop_when_logged() -> None:
+    """With ``$GAZETTE_STOP_AT`` set, stop the run where it logs a line holding it, as
+    the console prints it (call once Prefect has set up its logging: the console's is
+    the root's first handler, and this one comes after it)."""
+    text = os.environ.get(STOP_AT)
+    if text:
+        root = logging.getLogger()
+        hook = _StopWhenLogged(text)
+        hook.setFormatter(next((h.formatter for h in root.handlers if h.formatter), None))
+        root.addHandler(hook)
 
 
 RootOption = Annotated[

@@ -32,6 +32,7 @@ from gazette_cli.common import (
     parse_overrides,
     prefect_settings,
     server,
+    stop_when_logged,
     temporary_server,
     trigger,
 )
@@ -96,6 +97,7 @@ def _run_flow(root: Path, force: bool, dask: str | None, overrides: dict[str, An
     pairing will embed)."""
     from flows.run import gazette_run_on  # Prefect reads its settings on import
 
+    stop_when_logged()
     if temporary is not None:
         or_exit(temporary.wait)
     summaries: list[DocumentSummary] = gazette_run_on(dask)(root, force=force,

@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -79,25 +80,32 @@ def stop(process: subprocess.Popen[str]) -> str:
 
 def run_until(root: Path, marker: str, api: dict[str, str],
               at_marker: Callable[[], None] = lambda: None) -> str:
-    """Start `gazette run`, SIGKILL its whole process group when ``marker`` is logged;
-    ``at_marker`` runs first, with the group stopped (SIGSTOP) where it was."""
-    process = subprocess.Popen([str(GAZETTE), "run"], cwd=root, env={**gazette_env(), **api},
+    """Start `gazette run` and SIGKILL its whole process group where it logs ``marker``;
+    ``at_marker`` runs first, with the group stopped there. Returns what it printed.
+
+    The run stops itself (``$GAZETTE_STOP_AT``) right after printing the line: stopping
+    it on reading the line from the pipe would find it late, the run having gone on.
+    """
+    process = subprocess.Popen([str(GAZETTE), "run"], cwd=root,
+                               env={**gazette_env(), **api, "GAZETTE_STOP_AT": marker},
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                start_new_session=True)
-    seen = []
     assert process.stdout is not None
-    for line in process.stdout:
-        seen.append(line)
-        if marker in line:
-            os.killpg(process.pid, signal.SIGSTOP)
-            try:
-                at_marker()
-            finally:
-                os.killpg(process.pid, signal.SIGKILL)
-            break
+    printed: list[str] = []
+    reader = threading.Thread(target=printed.extend, args=(process.stdout,), daemon=True)
+    reader.start()
+    _, status = os.waitpid(process.pid, os.WUNTRACED)
+    if not os.WIFSTOPPED(status):
+        reader.join(timeout=60)
+        pytest.fail(f"the run ended without logging {marker!r}:\n" + "".join(printed[-20:]))
+    try:
+        at_marker()
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=60)
-    assert process.returncode == -signal.SIGKILL, "".join(seen[-20:])
-    return "".join(seen)
+    reader.join(timeout=60)
+    assert process.returncode == -signal.SIGKILL, "".join(printed[-20:])
+    return "".join(printed)
 
 
 def at_work(root: Path, seen: list[str] | None = None) -> dict[str, list[str]]:
