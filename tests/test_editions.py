@@ -3,6 +3,8 @@ act pages that hold exactly the act, and an edition's summary and freshness."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import pdfplumber
@@ -14,6 +16,7 @@ from pipeline.project.store import DocumentOutput, is_up_to_date
 from pipeline.read.ingest import ingest, source_for
 from pipeline.read.pagedecision import text_in_reading_order
 from pipeline.records import DocumentSummary, IngestedDocument, Page
+from pipeline.repair import repair
 from pipeline.run.stages import edition_summary
 
 
@@ -44,9 +47,33 @@ def test_an_edition_is_cut_into_acts_whose_pages_hold_exactly_the_act(shared: Pa
     assert portaria.act.text.startswith("ADVOCACIA-GERAL DA UNIÃO\nPORTARIA Nº 360, DE 30")
 
 
+def test_an_edition_of_another_gazette_is_cut_and_its_acts_lose_its_running_heads(
+        shared: Path):
+    """The DOU's pages under a state gazette's running head instead of the DOU's: no
+    masthead the cut knows, the same acts; each act's repair drops the edition's head,
+    which an act of a page or two does not repeat often enough to be found by it."""
+    source = source_for(SAMPLES / "001_92f44dad33fafe9c.txt")
+    pages = dou_pages(shared, 8)
+    dou_head = re.compile(r"^.*(ISSN 1677-7042|DI[ÁA]RIO OFICIAL DA UNI[ÃA]O).*\n?", re.MULTILINE)
+    state_head = "DIÁRIO OFICIAL DO ESTADO DE SÃO PAULO - VOLUME 124 - PÁGINA"
+    state = tuple(replace(page, text=f"{state_head} {page.number}\n" + dou_head.sub(
+        "", page.text)) for page in pages)
+    assert not any("ISSN" in page.text for page in state)
+    dou = cut_edition(IngestedDocument(source, tuple(pages)))
+    cut = cut_edition(IngestedDocument(source, state))
+    assert cut.reason == "an edition (no masthead known): cut into 38 acts"
+    assert [a.act.heading for a in cut.acts] == [a.act.heading for a in dou.acts]
+    shape = "DIÁRIO OFICIAL DO ESTADO DE SÃO PAULO - VOLUME # - PÁGINA #"
+    assert all(a.running == {shape} | dou.acts[0].running for a in cut.acts)
+    alone = [a.doc_id for a in cut.acts if state_head in repair(a.document).text]
+    assert len(alone) >= 3, alone  # the acts that run on over a page
+    assert not any(state_head in repair(a.document, running=a.running).text
+                   for a in cut.acts)
+
+
 def test_documents_without_a_masthead_or_with_few_acts_stay_whole(shared: Path):
     """The samples (a decree cut out by hand among them) and two pages around a
-    decree are not editions."""
+    decree are not editions, with a masthead or without."""
     for path in sorted(SAMPLES.glob("*.txt")):
         assert not cut_edition(ingest(source_for(path), Settings.for_root(Path()))).acts
     source = source_for(SAMPLES / "004_5572047d3d386aa9.txt")

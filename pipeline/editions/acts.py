@@ -49,7 +49,7 @@ from typing import NamedTuple
 from pipeline.records import Page
 from pipeline.repair.rules import line_shape, repeated_lines
 
-__all__ = ["KINDS", "NUMBER_SIGN", "Act", "find_acts", "heading_kind"]
+__all__ = ["KINDS", "NUMBER_SIGN", "Act", "find_acts", "heading_kind", "running_lines"]
 
 #: Kinds of act as their headings name them (singular and plural), → the kind's name.
 KINDS = {
@@ -655,10 +655,10 @@ def _banner_without_its_dot(line: str) -> bool:
 
 def _lines(pages: Sequence[Page]) -> Iterator[_Line]:
     """Each page's lines, stripped, with where they are in the edition's text; blank
-    lines and running heads and footers (:data:`_RUNNING`, :func:`_recurring`) left
+    lines and running heads and footers (:data:`_RUNNING`, :func:`running_lines`) left
     out. A page read by OCR has its specks taken out of the lines' text
     (:func:`_without_specks`; where they are stays as printed)."""
-    recurring = _recurring(pages)
+    recurring = running_lines(pages)
     base = 0
     for page in pages:
         if not page.text:
@@ -673,15 +673,24 @@ def _lines(pages: Sequence[Page]) -> Iterator[_Line]:
         base += len(page.text) + 2
 
 
-def _recurring(pages: Sequence[Page]) -> frozenset[str]:
+def running_lines(pages: Sequence[Page]) -> frozenset[str]:
     """The shapes of an edition's running heads and footers, whatever their wording:
     the lines its pages repeat at their top or bottom, as the repair stage finds them
-    (:func:`pipeline.repair.rules.repeated_lines`), but not a line in capitals (a signer
-    of many acts signs at many pages' feet) nor an act's heading (its numbers taken
-    for figures: an edition of acórdãos may start most pages with one)."""
+    (:func:`pipeline.repair.rules.repeated_lines`), but not a line in capitals with no
+    number (a signer of many acts signs at many pages' feet; a head in capitals has
+    its page's number or date) nor an act's heading (its numbers taken for figures: an
+    edition of acórdãos may start most pages with one).
+
+    >>> bodies = ["O ato primeiro.", "Outro ato, segundo.", "Um terceiro ato."]
+    >>> pages = [Page(n, "text-layer", "", f"DIÁRIO OFICIAL DO ESTADO - PÁGINA {n}\\n"
+    ...                f"{body}\\nJOSÉ DA SILVA") for n, body in enumerate(bodies, 1)]
+    >>> sorted(running_lines(pages))
+    ['DIÁRIO OFICIAL DO ESTADO - PÁGINA #']
+    """
     return frozenset(
         shape for shape in repeated_lines([page.text for page in pages if page.text])
-        if not _mostly_capitals(shape) and heading_kind(shape.replace("#", "0")) is None)
+        if not (_mostly_capitals(shape) and "#" not in shape)
+        and heading_kind(shape.replace("#", "0")) is None)
 
 
 #: A speck OCR reads before a line in capitals (``-ABVARÁ Nº 3.605``), or as a stop

@@ -1,10 +1,13 @@
 """A gazette edition cut into its acts, each act a document of its own.
 
 The decision is made here, once per document, on its pages as read: a document is an
-edition when it carries a gazette's masthead (the Diário Oficial da União's
-``ISSN 1677-7042`` running head, or its title line) and :func:`pipeline.editions.acts.find_acts`
-finds at least :data:`MIN_ACTS` acts in it. Anything else — a decree cut out by hand,
-a treaty text, a bulletin — stays one document, whatever headings it holds.
+edition when :func:`pipeline.editions.acts.find_acts` finds at least :data:`MIN_ACTS`
+acts in it, by their headings' shape and place. A gazette's masthead it knows (the
+Diário Oficial da União's ``ISSN 1677-7042`` running head, or its title line) is
+reported, not required: another gazette's edition (a state's Diário Oficial) is cut
+as well. Anything else — a decree cut out by hand, a treaty text, a bulletin, news —
+stays one document: it holds one act heading at most (none in the EU decisions, NTREX
+news and Indian and Swedish PDFs of ``../shared``; one in a decree).
 
 Each act becomes an :class:`~pipeline.records.IngestedDocument` of its own — its span
 of each page it is printed on — with an id made of the edition's and the act's
@@ -23,19 +26,20 @@ from dataclasses import asdict, dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from pipeline.editions.acts import NUMBER_SIGN, Act, find_acts
+from pipeline.editions.acts import NUMBER_SIGN, Act, find_acts, running_lines
 from pipeline.editions.treaties import treaty_in
 from pipeline.records import IngestedDocument, Page
 from pipeline.text.language import without_accents
 
 __all__ = ["MIN_ACTS", "ActDocument", "Cut", "act_pages", "act_slugs", "cut_edition"]
 
-#: The fewest acts a document with a masthead must hold to be cut: a page or two of
-#: an edition printed around one decree is still that decree.
+#: The fewest acts a document must hold to be cut: a page or two of an edition
+#: printed around one decree is still that decree.
 MIN_ACTS = 3
 
-#: A gazette's masthead: the DOU's ISSN (its sections are 1677-7042, -7050, -7069) as
-#: its running head prints it, or its title on a line of its own.
+#: A gazette's masthead that the log names: the DOU's ISSN (its sections are
+#: 1677-7042, -7050, -7069) as its running head prints it, or its title on a line of
+#: its own.
 _MASTHEAD = re.compile(r"^\s*(\d+\s+)?ISSN 1677-70\d\d\b|^\s*DI[ÁA]RIO OFICIAL DA UNI[ÃA]O\s*$",
                        re.MULTILINE)
 
@@ -50,6 +54,11 @@ class ActDocument:
     #: The act's pages, with the source they are from (the edition's file, under the
     #: act's document id).
     document: IngestedDocument
+    #: The shapes of the edition's running heads and footers
+    #: (:func:`pipeline.editions.acts.running_lines`): an act of a page or two does not
+    #: repeat them often enough for its repair to find them, and they would stay in
+    #: its text, a head run into the sentence it interrupts.
+    running: frozenset[str] = frozenset()
 
     @property
     def doc_id(self) -> str:
@@ -80,18 +89,19 @@ def cut_edition(document: IngestedDocument) -> Cut:
     """Cut ``document`` into its acts if it is an edition (see the module's docstring)."""
     masthead = next((m.group().strip() for page in document.pages
                      for m in [_MASTHEAD.search(page.text)] if m), None)
-    if masthead is None:
-        return Cut((), "no gazette masthead: one document")
     acts = find_acts(document.pages)
     if len(acts) < MIN_ACTS:
-        return Cut((), f"masthead {masthead!r} but {len(acts)} act(s), fewer than "
-                       f"{MIN_ACTS}: one document")
+        under = f" under masthead {masthead!r}" if masthead else ""
+        return Cut((), f"{len(acts)} act(s) found{under}, fewer than {MIN_ACTS}: one document")
+    known = f"masthead {masthead!r}" if masthead else "no masthead known"
     edition = document.source.doc_id
+    running = running_lines(document.pages)
     return Cut(tuple(
         ActDocument(edition, act, IngestedDocument(
-            replace(document.source, doc_id=f"{edition}--{slug}"), act_pages(document, act)))
+            replace(document.source, doc_id=f"{edition}--{slug}"), act_pages(document, act)),
+            running)
         for slug, act in zip(act_slugs(acts), acts, strict=True)),
-        f"an edition (masthead {masthead!r}): cut into {len(acts)} acts")
+        f"an edition ({known}): cut into {len(acts)} acts")
 
 
 #: An act's number in its heading: after its sign (``Nº 2506/2014``), or with none before

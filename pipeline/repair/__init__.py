@@ -110,15 +110,17 @@ assert [f.name for f in fields(RepairConfig)] == list(RULES), "RepairConfig must
 MAX_SWEEPS = 3
 
 
-def repair(document: IngestedDocument, config: RepairConfig | None = None) -> CleanedDocument:
+def repair(document: IngestedDocument, config: RepairConfig | None = None,
+           running: frozenset[str] = frozenset()) -> CleanedDocument:
     """Apply the enabled rules to every page and collect the steps they made.
 
     One rule needs to see the whole document: the lines its pages repeat at their top
     or bottom (:func:`~pipeline.repair.rules.repeated_lines`) are found once, before
-    any rule runs, and given to ``remove_repeated_lines``.
+    any rule runs, and given to ``remove_repeated_lines``, with the ``running`` heads
+    and footers of the edition an act is cut from.
     """
     config = config or RepairConfig()
-    repeated = rules.repeated_lines([page.text for page in document.pages])
+    repeated = rules.repeated_lines([page.text for page in document.pages]) | running
     table = RULES | {"remove_repeated_lines": partial(rules.remove_repeated_lines,
                                                       repeated=repeated)}
     pages: list[Page] = []

@@ -99,10 +99,11 @@ def run_cut(document: IngestedDocument, ctx: DocumentContext) -> Cut:
 
 
 def run_repair(document: IngestedDocument, ctx: DocumentContext) -> CleanedDocument:
-    """Repair all pages with the rules the settings leave on (``repair_disabled``), then
-    make the review's word edits; writes ``text.txt`` and the audit log
-    ``repairs.jsonl``."""
-    cleaned = repair(document, repair_config(ctx.settings))
+    """Repair all pages with the rules the settings leave on (``repair_disabled``; an
+    act's with its edition's running heads), then make the review's word edits; writes
+    ``text.txt`` and the audit log ``repairs.jsonl``."""
+    cleaned = repair(document, repair_config(ctx.settings),
+                     ctx.act.running if ctx.act else frozenset())
     if ctx.review:
         cleaned = apply_edits(cleaned, ctx.review)
     ctx.out.write("cleaned", "text.txt", cleaned.text + "\n" if cleaned.text else "")
