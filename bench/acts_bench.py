@@ -21,7 +21,9 @@ a page range, the acts taken for treaties (``pipeline.editions.treaties``; the e
 promulgates none), and the finder's time against reading the edition; then the same
 scores with every kind's name renamed, in the edition and its gold, to one the finder's
 list does not hold (``PROVIMENTO``, ``PROVIMENTOS``): acts known by their headings' shape
-alone, as an edition's kind never seen would be. With ``--run``,
+alone, as an edition's kind never seen would be; then the edition under another
+gazette's running head (:func:`other_gazette`), and the acts found in documents that are
+no edition (:func:`not_editions`). With ``--run``,
 also ``gazette run`` in a fresh project (its own temporary Prefect server, every act a
 task), three times: on the edition alone; on the edition with an English text beside it
 that nothing in the edition translates (the Brazil–Sweden protocol's, from
@@ -70,9 +72,11 @@ sys.path.insert(0, str(ROOT))
 from pipeline import workers  # noqa: E402
 from pipeline.config import Settings  # noqa: E402
 from pipeline.editions.acts import KINDS, Act, find_acts  # noqa: E402
+from pipeline.editions.cut import cut_edition  # noqa: E402
 from pipeline.editions.treaties import treaty_in  # noqa: E402
 from pipeline.read.ingest import ingest, source_for  # noqa: E402
-from pipeline.records import IngestedDocument  # noqa: E402
+from pipeline.records import IngestedDocument, Page  # noqa: E402
+from pipeline.repair import repair  # noqa: E402
 
 #: How alike a found heading must be to a gold one OCR misread (difflib's ratio).
 MIN_ALIKE = 0.9
@@ -227,6 +231,69 @@ def unseen_kinds(document: IngestedDocument) -> None:
     report(acts, GOLD, renamed)
 
 
+#: The running head of another gazette, put at the top of every page of the edition in
+#: place of the DOU's (:func:`other_gazette`), with the page's number after it.
+STATE_HEAD = "DIÁRIO OFICIAL DO ESTADO DE SÃO PAULO - VOLUME 124 - PÁGINA"
+_DOU_HEAD = re.compile(r"^.*(ISSN 1677-7042|DI[ÁA]RIO OFICIAL DA UNI[ÃA]O).*\n?", re.MULTILINE)
+
+
+def other_gazette(document: IngestedDocument, acts: list[Act]) -> None:
+    """The edition as another gazette would print it: the DOU's masthead and running
+    head lines taken out, :data:`STATE_HEAD` and the page's number put first on each
+    page. Cut as a run cuts it (:func:`pipeline.editions.cut.cut_edition`: no masthead
+    it knows), against the DOU's own acts; each act repaired as a run repairs it (with
+    its edition's running heads), counting the acts whose text still holds the head,
+    and as it would be without them (each act's own pages alone)."""
+    pages = tuple(replace(page, text=f"{STATE_HEAD} {page.number}\n"
+                          + _DOU_HEAD.sub("", page.text)) for page in document.pages)
+    cut = cut_edition(IngestedDocument(document.source, pages))
+    same = sum(a.act.heading == b.heading for a, b in zip(cut.acts, acts, strict=False))
+    kept = sum(STATE_HEAD in repair(a.document, running=a.running).text for a in cut.acts)
+    alone = sum(STATE_HEAD in repair(a.document).text for a in cut.acts)
+    print(f"under another gazette's running head: {cut.reason}; {same} of the DOU's "
+          f"{len(acts)} acts with the same heading; the head left in the repaired text "
+          f"of {kept} acts ({alone} if each act's repair found running heads on its own "
+          "pages alone)")
+
+
+def not_editions(shared: Path) -> None:
+    """The acts found in documents that are no edition, which a cut by acts must leave
+    whole: the samples, the 34 EU decisions of ``dgt-decisions`` in each of their
+    languages, the 60 NTREX news documents in each language, and the Indian and
+    Swedish PDFs. Prints how many documents hold how many acts."""
+    import itertools
+
+    import pairing_data
+
+    texts = {path.name: path.read_text(encoding="utf-8")
+             for path in sorted((ROOT / "raw/samples").glob("*.txt"))}
+    for decision in pairing_data.decisions(shared):
+        for language in ("en", "pt", "sv"):
+            if any(language in segment for segment in decision.segments):
+                texts[f"{decision.name} {language}"] = "\n".join(
+                    pairing_data.paragraph_texts(decision, language))
+    ntrex = shared / "corpora/ntrex-dev"
+    ids = (ntrex / "ntrex-dev.doc_ids.txt").read_text(encoding="utf-8").splitlines()
+    for language in ("eng", "por", "por-BR", "swe", "hin"):
+        lines = (ntrex / f"ntrex-dev.{language}.txt").read_text(encoding="utf-8").splitlines()
+        for number, (_, group) in enumerate(itertools.groupby(
+                zip(ids, lines, strict=True), key=lambda row: row[0])):
+            texts[f"ntrex {language} {number}"] = "\n".join(line for _, line in group)
+    found = {name: len(find_acts([Page(1, "text-dump", "", text)]))
+             for name, text in texts.items()}
+    pdfs = [*sorted((ROOT / "raw/samples").glob("*.pdf")),
+            *sorted((shared / "corpora/india-pdfs").glob("*.pdf")),
+            *sorted((shared / "corpora/sweden-pdfs").glob("*.pdf"))]
+    for pdf in pdfs:
+        found[pdf.name] = len(find_acts(read_edition(pdf)[0].pages))
+    counts = sorted(set(found.values()))
+    print(f"documents that are no edition: {len(found)}; acts found: "
+          + ", ".join(f"{count} in {sum(n == count for n in found.values())}"
+                      for count in counts)
+          + "; the most: " + ", ".join(f"{name} ({count})" for name, count
+                                       in sorted(found.items(), key=lambda i: -i[1])[:3]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
@@ -261,6 +328,8 @@ def main() -> None:
           f"{cut:.2f} s ({cut / read:.1%} of reading)")
 
     unseen_kinds(document)
+    other_gazette(document, acts)
+    not_editions(args.shared)
     if args.scan:
         for half in ("tuning", "reporting"):
             scanned_half(pdf, half)
