@@ -9,6 +9,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -52,6 +53,10 @@ class _StopWhenLogged(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if self.text in self.format(record):
             os.killpg(os.getpgrp(), signal.SIGSTOP)
+            # The kernel gives a process's stop to one of its threads to carry out, which
+            # may wait for a core while this one goes on (and logs the next page): this
+            # thread stops itself at once.
+            signal.pthread_kill(threading.get_ident(), signal.SIGSTOP)
 
 
 def stop_when_logged() -> None:
