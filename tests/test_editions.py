@@ -3,12 +3,14 @@ act pages that hold exactly the act, and an edition's summary and freshness."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import replace
 from pathlib import Path
 
 import pdfplumber
 from conftest import SAMPLES
+from pairing_data import decisions, paragraph_texts
 
 from pipeline.config import Settings
 from pipeline.editions.cut import MIN_ACTS, cut_edition
@@ -81,6 +83,26 @@ def test_documents_without_a_masthead_or_with_few_acts_stay_whole(shared: Path):
     masthead = "ISSN 1677-7042\nAtos do Poder Executivo\n.\n"
     cut = cut_edition(IngestedDocument(source, (Page(1, "text-layer", "t", masthead + decree),)))
     assert not cut.acts and cut.reason.endswith(f"fewer than {MIN_ACTS}: one document")
+
+
+def test_legal_texts_and_news_in_any_language_are_no_editions(shared: Path):
+    """What a cut by acts alone must leave whole: each EU decision in each of its
+    languages and each NTREX news document, with a masthead or without."""
+    texts = ["\n".join(paragraph_texts(decision, language))
+             for decision in decisions(shared) for language in ("en", "pt", "sv")
+             if any(language in segment for segment in decision.segments)]
+    ntrex = shared / "corpora/ntrex-dev"
+    ids = (ntrex / "ntrex-dev.doc_ids.txt").read_text(encoding="utf-8").splitlines()
+    for language in ("eng", "por-BR", "swe"):
+        lines = (ntrex / f"ntrex-dev.{language}.txt").read_text(encoding="utf-8").splitlines()
+        texts += ["\n".join(line for _, line in group) for _, group in itertools.groupby(
+            zip(ids, lines, strict=True), key=lambda row: row[0])]
+    assert len(texts) > 250
+    source = source_for(SAMPLES / "001_92f44dad33fafe9c.txt")
+    for text in texts:
+        for head in ("", "ISSN 1677-7042\n"):
+            cut = cut_edition(IngestedDocument(source, (Page(1, "text-dump", "t", head + text),)))
+            assert not cut.acts, (cut.reason, text[:200])
 
 
 def test_an_edition_failed_when_an_act_failed_and_is_current_only_with_all_its_acts(
