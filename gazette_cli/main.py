@@ -82,31 +82,23 @@ def run(
 
         summaries = None if force else unchanged_run(settings)
         if summaries is None:
-            summaries = _run_flow(root.resolve(), force, dask, overrides, temporary, settings)
+            summaries = _run_flow(root.resolve(), force, dask, overrides, temporary)
         else:
             console.print(f"nothing new or changed in {settings.raw}: no flow run")
     report(summaries, settings)
 
 
 def _run_flow(root: Path, force: bool, dask: str | None, overrides: dict[str, Any],
-              temporary: TemporaryServer | None, settings: Settings
-              ) -> list[DocumentSummary]:
+              temporary: TemporaryServer | None) -> list[DocumentSummary]:
     """The main flow on the project ``root``, once a ``temporary`` server just launched
-    answers. This process imports the flows while the server starts, then would wait
-    for it with a core idle: the page workers start meanwhile if the inbox holds a PDF,
-    and the flow's first page is read a second sooner (2.3–3.0 s after the flow's start
-    on a 90-page edition, 1.1–1.3 s with them started). The embedding model is not
-    loaded ahead: a run with nothing to embed (an edition in one language alone) never
-    needs it (the flow loads it when it finds a text that pairing will embed)."""
+    answers. The embedding model is not loaded ahead: the server's start and this
+    process's imports take both cores, and a run with nothing to embed (an edition in
+    one language alone) never needs it (the flow loads it when it finds a text that
+    pairing will embed)."""
     from flows.run import gazette_run_on  # Prefect reads its settings on import
 
     stop_when_logged()
     if temporary is not None:
-        if dask is None and any(path.suffix.lower() == ".pdf"
-                                for path in settings.raw.rglob("*")):
-            from pipeline.read.pdfread import start_readers
-
-            start_readers(settings)
         or_exit(temporary.wait)
     summaries: list[DocumentSummary] = gazette_run_on(dask)(root, force=force,
                                                             overrides=overrides)

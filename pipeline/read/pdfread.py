@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -81,20 +81,6 @@ def read_pdf(path: Path, settings: Settings) -> list[Page]:
         workers.shutdown()
         raise GazetteError(f"a process reading pages of {path.name} died ({exc})",
                            "run again: the document is read anew") from exc
-
-
-def start_readers(settings: Settings) -> None:
-    """Start the run's page workers now, each importing what reading needs, so that
-    the run's first page is read as soon as its flow asks: `gazette run` calls it while
-    Prefect's temporary server starts, as this process would wait idle."""
-    pool = workers.pool(settings.page_workers)
-    if isinstance(pool, ProcessPoolExecutor):
-        for _ in range(settings.page_workers):
-            pool.submit(_ready)
-
-
-def _ready() -> None:
-    """Nothing: a worker that runs it has imported this module."""
 
 
 def _read_pages(path: Path, settings: Settings) -> list[Page]:
