@@ -59,7 +59,7 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -232,21 +232,26 @@ def unseen_kinds(document: IngestedDocument) -> None:
 
 
 #: The running head of another gazette, put at the top of every page of the edition in
-#: place of the DOU's (:func:`other_gazette`), with the page's number after it.
+#: place of the DOU's (:func:`other_gazette_pages`), with the page's number after it.
 STATE_HEAD = "DIÁRIO OFICIAL DO ESTADO DE SÃO PAULO - VOLUME 124 - PÁGINA"
 _DOU_HEAD = re.compile(r"^.*(ISSN 1677-7042|DI[ÁA]RIO OFICIAL DA UNI[ÃA]O).*\n?", re.MULTILINE)
 
 
+def other_gazette_pages(pages: Sequence[Page]) -> tuple[Page, ...]:
+    """The edition's pages as another gazette would print them: the DOU's masthead and
+    running head lines taken out, :data:`STATE_HEAD` and the page's number put first on
+    each page."""
+    return tuple(replace(page, text=f"{STATE_HEAD} {page.number}\n"
+                         + _DOU_HEAD.sub("", page.text)) for page in pages)
+
+
 def other_gazette(document: IngestedDocument, acts: list[Act]) -> None:
-    """The edition as another gazette would print it: the DOU's masthead and running
-    head lines taken out, :data:`STATE_HEAD` and the page's number put first on each
-    page. Cut as a run cuts it (:func:`pipeline.editions.cut.cut_edition`: no masthead
-    it knows), against the DOU's own acts; each act repaired as a run repairs it (with
-    its edition's running heads), counting the acts whose text still holds the head,
-    and as it would be without them (each act's own pages alone)."""
-    pages = tuple(replace(page, text=f"{STATE_HEAD} {page.number}\n"
-                          + _DOU_HEAD.sub("", page.text)) for page in document.pages)
-    cut = cut_edition(IngestedDocument(document.source, pages))
+    """The edition under another gazette's head (:func:`other_gazette_pages`), cut as
+    a run cuts it (:func:`pipeline.editions.cut.cut_edition`: no masthead it knows),
+    against the DOU's own acts; each act repaired as a run repairs it (with its
+    edition's running heads), counting the acts whose text still holds the head, and
+    as it would be without them (each act's own pages alone)."""
+    cut = cut_edition(IngestedDocument(document.source, other_gazette_pages(document.pages)))
     same = sum(a.act.heading == b.heading for a, b in zip(cut.acts, acts, strict=False))
     kept = sum(STATE_HEAD in repair(a.document, running=a.running).text for a in cut.acts)
     alone = sum(STATE_HEAD in repair(a.document).text for a in cut.acts)
@@ -261,8 +266,6 @@ def not_editions(shared: Path) -> None:
     whole: the samples, the 34 EU decisions of ``dgt-decisions`` in each of their
     languages, the 60 NTREX news documents in each language, and the Indian and
     Swedish PDFs. Prints how many documents hold how many acts."""
-    import itertools
-
     import pairing_data
 
     texts = {path.name: path.read_text(encoding="utf-8")
@@ -272,13 +275,9 @@ def not_editions(shared: Path) -> None:
             if any(language in segment for segment in decision.segments):
                 texts[f"{decision.name} {language}"] = "\n".join(
                     pairing_data.paragraph_texts(decision, language))
-    ntrex = shared / "corpora/ntrex-dev"
-    ids = (ntrex / "ntrex-dev.doc_ids.txt").read_text(encoding="utf-8").splitlines()
     for language in ("eng", "por", "por-BR", "swe", "hin"):
-        lines = (ntrex / f"ntrex-dev.{language}.txt").read_text(encoding="utf-8").splitlines()
-        for number, (_, group) in enumerate(itertools.groupby(
-                zip(ids, lines, strict=True), key=lambda row: row[0])):
-            texts[f"ntrex {language} {number}"] = "\n".join(line for _, line in group)
+        for number, lines in enumerate(pairing_data.ntrex_documents(shared, language)):
+            texts[f"ntrex {language} {number}"] = "\n".join(lines)
     found = {name: len(find_acts([Page(1, "text-dump", "", text)]))
              for name, text in texts.items()}
     pdfs = [*sorted((ROOT / "raw/samples").glob("*.pdf")),

@@ -62,7 +62,7 @@ from fpdf import FPDF
 from PIL import Image, ImageFilter
 
 __all__ = ["ROLES", "Decision", "Inbox", "build_edition", "build_inbox", "decisions",
-           "paragraphs", "plan"]
+           "ntrex_documents", "paragraphs", "plan"]
 
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
@@ -815,12 +815,17 @@ def build_inbox(shared: Path, members: Members, half: str, edition: str, form: s
 
 def _distractors(shared: Path, raw: Path) -> None:
     """Two NTREX news documents in English (nothing in the inbox translates them)."""
-    folder = shared / "corpora" / "ntrex-dev"
-    ids = (folder / "ntrex-dev.doc_ids.txt").read_text(encoding="utf-8").splitlines()
-    lines = (folder / "ntrex-dev.eng.txt").read_text(encoding="utf-8").splitlines()
-    documents = [[line for _, line in group]
-                 for _, group in itertools.groupby(zip(ids, lines, strict=True),
-                                                   key=lambda r: r[0])]
-    for number, document in enumerate(documents[:2], start=1):
+    for number, document in enumerate(ntrex_documents(shared, "eng")[:2], start=1):
         (raw / f"ntrex-news-{number}.txt").write_text("\n".join(document) + "\n",
                                                       encoding="utf-8")
+
+
+def ntrex_documents(shared: Path, language: str) -> list[list[str]]:
+    """The NTREX news documents in ``language`` (as its file names it: ``eng``,
+    ``por-BR``, ``swe`` …), each its lines, in the corpus's order."""
+    folder = shared / "corpora" / "ntrex-dev"
+    ids = (folder / "ntrex-dev.doc_ids.txt").read_text(encoding="utf-8").splitlines()
+    lines = (folder / f"ntrex-dev.{language}.txt").read_text(encoding="utf-8").splitlines()
+    return [[line for _, line in group]
+            for _, group in itertools.groupby(zip(ids, lines, strict=True),
+                                              key=lambda row: row[0])]

@@ -3,14 +3,12 @@ act pages that hold exactly the act, and an edition's summary and freshness."""
 
 from __future__ import annotations
 
-import itertools
-import re
-from dataclasses import replace
 from pathlib import Path
 
 import pdfplumber
+from acts_bench import STATE_HEAD, other_gazette_pages
 from conftest import SAMPLES
-from pairing_data import decisions, paragraph_texts
+from pairing_data import decisions, ntrex_documents, paragraph_texts
 
 from pipeline.config import Settings
 from pipeline.editions.cut import MIN_ACTS, cut_edition
@@ -56,10 +54,7 @@ def test_an_edition_of_another_gazette_is_cut_and_its_acts_lose_its_running_head
     which an act of a page or two does not repeat often enough to be found by it."""
     source = source_for(SAMPLES / "001_92f44dad33fafe9c.txt")
     pages = dou_pages(shared, 8)
-    dou_head = re.compile(r"^.*(ISSN 1677-7042|DI[ÁA]RIO OFICIAL DA UNI[ÃA]O).*\n?", re.MULTILINE)
-    state_head = "DIÁRIO OFICIAL DO ESTADO DE SÃO PAULO - VOLUME 124 - PÁGINA"
-    state = tuple(replace(page, text=f"{state_head} {page.number}\n" + dou_head.sub(
-        "", page.text)) for page in pages)
+    state = other_gazette_pages(pages)
     assert not any("ISSN" in page.text for page in state)
     dou = cut_edition(IngestedDocument(source, tuple(pages)))
     cut = cut_edition(IngestedDocument(source, state))
@@ -67,9 +62,9 @@ def test_an_edition_of_another_gazette_is_cut_and_its_acts_lose_its_running_head
     assert [a.act.heading for a in cut.acts] == [a.act.heading for a in dou.acts]
     shape = "DIÁRIO OFICIAL DO ESTADO DE SÃO PAULO - VOLUME # - PÁGINA #"
     assert all(a.running == {shape} | dou.acts[0].running for a in cut.acts)
-    alone = [a.doc_id for a in cut.acts if state_head in repair(a.document).text]
+    alone = [a.doc_id for a in cut.acts if STATE_HEAD in repair(a.document).text]
     assert len(alone) >= 3, alone  # the acts that run on over a page
-    assert not any(state_head in repair(a.document, running=a.running).text
+    assert not any(STATE_HEAD in repair(a.document, running=a.running).text
                    for a in cut.acts)
 
 
@@ -91,12 +86,8 @@ def test_legal_texts_and_news_in_any_language_are_no_editions(shared: Path):
     texts = ["\n".join(paragraph_texts(decision, language))
              for decision in decisions(shared) for language in ("en", "pt", "sv")
              if any(language in segment for segment in decision.segments)]
-    ntrex = shared / "corpora/ntrex-dev"
-    ids = (ntrex / "ntrex-dev.doc_ids.txt").read_text(encoding="utf-8").splitlines()
-    for language in ("eng", "por-BR", "swe"):
-        lines = (ntrex / f"ntrex-dev.{language}.txt").read_text(encoding="utf-8").splitlines()
-        texts += ["\n".join(line for _, line in group) for _, group in itertools.groupby(
-            zip(ids, lines, strict=True), key=lambda row: row[0])]
+    texts += ["\n".join(lines) for language in ("eng", "por-BR", "swe")
+              for lines in ntrex_documents(shared, language)]
     assert len(texts) > 250
     source = source_for(SAMPLES / "001_92f44dad33fafe9c.txt")
     for text in texts:
