@@ -27,7 +27,7 @@ Scored:
 Usage::
 
     .venv/bin/python bench/pairing_bench.py --shared ../shared [--half reporting]
-        [--edition text|scan] [--form pdf|lines|wrapped|html|docx|odt|scan] [--work DIR]
+        [--edition text|scan] [--form pdf|lines|wrapped|html|docx|odt|scan|bulletin] [--work DIR]
         [--score-only]
 """
 

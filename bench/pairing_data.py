@@ -17,13 +17,14 @@ These inboxes reproduce that with gold:
   between pages where a new act starts at the top. The *scan* is the edition's first
   page and the planted pages rendered at 300 dpi as photocopies (gray paper with a
   shadow, noise, a rotation under one degree, JPEG), with no text layer.
-* **The English text** of a decision in one of seven forms: a PDF (one column, with an
+* **The English text** of a decision in one of eight forms: a PDF (one column, with an
   Official Journal running head), a text file of one paragraph per line (as copied from
   a web page), a hard-wrapped text file (72 columns, blank lines between paragraphs),
   the web page saved (``.html``, as EUR-Lex sets it: :func:`english_html`), a Word
   file (``.docx``, its articles numbered by Word: :func:`english_docx`), an
-  OpenDocument text (``.odt``, its articles numbered by its outline: :func:`english_odt`)
-  and the PDF photocopied, with no text layer (``scan``: :func:`english_scan`).
+  OpenDocument text (``.odt``, its articles numbered by its outline: :func:`english_odt`),
+  the PDF photocopied, with no text layer (``scan``: :func:`english_scan`), and one
+  item of a bulletin of news, in lines (``bulletin``: :func:`english_bulletin`).
 * **Distractors.** Decisions whose English text is in the inbox and whose translation
   is not; decisions printed in the edition whose English text is not (acts on the same
   subjects as the others); two NTREX news texts in English; the edition's own 454 acts.
@@ -160,6 +161,18 @@ def paragraph_texts(decision: Decision, language: str) -> list[str]:
 def english_lines(decision: Decision) -> str:
     """One paragraph per line, as copied from a web page."""
     return "\n".join(paragraph_texts(decision, "en")) + "\n"
+
+
+def english_bulletin(decision: Decision, news: Sequence[Sequence[str]]) -> str:
+    """One item of a bulletin, one paragraph per line: under the bulletin's title,
+    three news texts of ``news`` before it and three after (drawn by the decision's
+    name), each item apart by a blank line. A short decision is a tenth of its
+    bulletin, the longest most of it."""
+    rng = random.Random(f"bulletin-{decision.name}")
+    items = ["\n".join(lines) for lines in rng.sample(list(news), 6)]
+    items.insert(3, english_lines(decision).rstrip("\n"))
+    title = f"WEEKLY BULLETIN No {_journal_number(decision)}"
+    return "\n\n".join([title, *items]) + "\n"
 
 
 def english_wrapped(decision: Decision) -> str:
@@ -408,15 +421,22 @@ def opendocument_text(body: str, lists: str = "", outline: str = "", header: str
     return out.getvalue()
 
 
-def write_english(decision: Decision, form: str, folder: Path) -> Path:
+def write_english(decision: Decision, form: str, folder: Path, shared: Path | None = None
+                  ) -> Path:
     """The English text of ``decision`` written in ``form`` (one of :data:`FORMS`) into
-    ``folder``, as ``<decision>-en.<suffix>`` (``.txt`` for ``lines`` and ``wrapped``,
-    ``.pdf`` for ``scan``)."""
+    ``folder``, as ``<decision>-en.<suffix>`` (``.txt`` for ``lines``, ``wrapped`` and
+    ``bulletin``, ``.pdf`` for ``scan``); a bulletin's news are NTREX's, from
+    ``shared``, but the two :func:`_distractors` are."""
     writers: dict[str, Callable[[Decision], str | bytes]] = {
         "pdf": english_pdf, "lines": english_lines, "wrapped": english_wrapped,
         "html": english_html, "docx": english_docx, "odt": english_odt, "scan": english_scan}
+    if form == "bulletin":
+        if shared is None:
+            raise ValueError("a bulletin's news come from ../shared: give shared")
+        news = ntrex_documents(shared, "eng")[DISTRACTORS:]
+        writers["bulletin"] = lambda found: english_bulletin(found, news)
     written = writers[form](decision)
-    suffix = {"lines": "txt", "wrapped": "txt", "scan": "pdf"}.get(form, form)
+    suffix = {"lines": "txt", "wrapped": "txt", "bulletin": "txt", "scan": "pdf"}.get(form, form)
     path = folder / f"{decision.name}-en.{suffix}"
     if isinstance(written, bytes):
         path.write_bytes(written)
@@ -708,7 +728,7 @@ def english_scan(decision: Decision) -> bytes:
 
 # -- inboxes --------------------------------------------------------------------------
 
-FORMS = ("pdf", "lines", "wrapped", "html", "docx", "odt", "scan")
+FORMS = ("pdf", "lines", "wrapped", "html", "docx", "odt", "scan", "bulletin")
 
 
 @dataclass
@@ -797,7 +817,7 @@ def build_inbox(shared: Path, members: Members, half: str, edition: str, form: s
     for dec, role in members:
         if role == "pt-only":
             continue
-        doc = write_english(dec, form, raw / "en").stem
+        doc = write_english(dec, form, raw / "en", shared).stem
         inbox.decision_of[doc] = dec.name
         if dec.name in planted:
             inbox.pairs[doc] = planted[dec.name]
@@ -813,9 +833,14 @@ def build_inbox(shared: Path, members: Members, half: str, edition: str, form: s
     return inbox
 
 
+#: The NTREX news documents put into every inbox as English texts nothing translates.
+DISTRACTORS = 2
+
+
 def _distractors(shared: Path, raw: Path) -> None:
-    """Two NTREX news documents in English (nothing in the inbox translates them)."""
-    for number, document in enumerate(ntrex_documents(shared, "eng")[:2], start=1):
+    """The first :data:`DISTRACTORS` NTREX news documents in English (nothing in the
+    inbox translates them)."""
+    for number, document in enumerate(ntrex_documents(shared, "eng")[:DISTRACTORS], start=1):
         (raw / f"ntrex-news-{number}.txt").write_text("\n".join(document) + "\n",
                                                       encoding="utf-8")
 

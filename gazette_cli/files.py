@@ -155,7 +155,8 @@ def match(
     tsv_dir.mkdir(parents=True, exist_ok=True)
     for pairing in pairs:
         english, other = Path(pairing.english), Path(pairing.other)
-        units, languages = or_exit(partial(pair_documents, english, other, settings))
+        units, languages = or_exit(partial(pair_documents, english, other, settings,
+                                           pairing.part))
         for language in languages:
             target = tsv_dir / f"{english.stem}+{other.stem}.{language}.tsv"
             target.write_text(tsv(units, language), encoding="utf-8")

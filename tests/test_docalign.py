@@ -29,7 +29,13 @@ from pipeline.config import Settings
 from pipeline.embedding.build import MANIFEST
 from pipeline.embedding.encoder import encoder_for
 from pipeline.run import stages
-from pipeline.run.crossdoc import embeds_at_pairing, kept_offsets, match_files, offsets_file
+from pipeline.run.crossdoc import (
+    embeds_at_pairing,
+    kept_offsets,
+    match_files,
+    offsets_file,
+    pair_documents,
+)
 
 
 def ntrex_documents(shared: Path, count: int) -> list[list[tuple[str, str]]]:
@@ -129,6 +135,31 @@ def test_an_english_text_as_a_web_page_an_office_file_or_a_scan_pairs_as_its_tex
     assert abs(found[0].confidence - found[1].confidence) <= 0.05, [p.describe() for p in found]
 
 
+@pytest.mark.slow
+def test_an_english_text_printed_among_news_pairs_as_a_part_and_aligns_alone(
+        shared: Path, tmp_path: Path):
+    """A decision's English text as one item of a bulletin of news, a sixth of it: it
+    pairs with its Portuguese text, not a sibling decision's, as the part of the
+    bulletin its sentences are, and the part alone is aligned: every unit's English
+    is the decision's, and most of its sentences are in a unit."""
+    by_name = {d.name: d for d in decisions(shared)}
+    for name in ("22019D0557", "22019D0556"):
+        (tmp_path / f"{name}-pt.txt").write_text("\n".join(paragraph_texts(
+            by_name[name], "pt")) + "\n", encoding="utf-8")
+    decision = by_name["22019D0557"]
+    bulletin = write_english(decision, "bulletin", tmp_path, shared)
+    settings = Settings.for_root(tmp_path)
+    pairs, _, left_out = match_files([bulletin, *sorted(tmp_path.glob("*-pt.txt"))], settings)
+    assert left_out == [] and [Path(p.other).name for p in pairs] == ["22019D0557-pt.txt"]
+    assert pairs[0].part is not None and pairs[0].confidence >= 0.5, pairs[0].describe()
+    units, languages = pair_documents(bulletin, Path(pairs[0].other), settings, pairs[0].part)
+    english = " ".join(paragraph_texts(decision, "en"))
+    paired = [u.pivot_text for u in units]
+    assert languages == ["pt"]
+    assert all(text in english for text in paired), [t for t in paired if t not in english]
+    assert sum(map(len, paired)) >= 0.8 * len(english)
+
+
 def test_linking_takes_the_best_pair_first_and_one_partner_each():
     def match(english: str, other: str, language: str, score: float) -> Match:
         return Match(english, other, language, score, 0, 0, 0.0, 0.0, 0.0, 0.0, None)
@@ -167,6 +198,35 @@ def test_short_headings_close_to_everything_do_not_hide_a_translation(
     match = rescore(profile, english, other, similarity)
     assert (match.matched, match.score >= MIN_SCORE) == ((8, True) if length_rule
                                                          else (0, False))
+
+
+@pytest.mark.parametrize("numbers", ["its own", "elsewhere"])
+def test_a_translation_of_a_part_of_a_larger_english_text_is_found_by_its_numbers(
+        numbers: str):
+    """A decision of 20 sentences printed as the sentences 100-119 of a bulletin of 400:
+    found all through, in order, it covers 5 % of the English text, which a whole
+    translation could not. It is a part if the part holds the decision's numbers;
+    where they are printed elsewhere in the bulletin only, it is not."""
+    size, first = 400, 100
+    texts = [f"Sentence {k} of a long text, with enough words." for k in range(size)]
+    held = [Counter() for _ in range(size)]
+    own = Counter({"2019": 1, "557": 1, "44": 1, "13": 1})
+    held[first + 3 if numbers == "its own" else 350] = own
+    english = Sentences(np.eye(size), tuple(held), np.array([len(t) for t in texts],
+                                                            dtype=np.float32))
+    positions = docalign.digest_sample([texts[0]] * 20)
+    other = Digest("pt", "pt", 20, tuple((i, texts[0]) for i in positions), None, own)
+    profile = Digest("en", "en", size, (), None, sum(held, Counter()))
+    similarity = np.full((len(positions), size), 0.5)
+    similarity[np.arange(len(positions)), [first + i for i in positions]] = 0.9
+    match = rescore(profile, english, other, similarity)
+    assert match.english_share == 0.05 and match.other_share == 1.0
+    assert docalign.may_pair(profile, other)
+    if numbers == "its own":
+        assert (match.part, match.score, match.numbers) == ((first, first + 19), 1.0, 1.0)
+        assert match.evidence().endswith("the English text's sentences 101-120")
+    else:
+        assert match.part is None and match.score < MIN_SCORE
 
 
 @given(st.integers(1, 100), st.integers(1, 100), st.data())

@@ -25,7 +25,11 @@ garbled on either side, so what pairs them is their content, after Thompson & Ko
    that stretch is most of both documents and about as long in each, and the numbers
    the two documents hold are the same. An act on the same subject fails on some of
    these: a sibling decision of the same committee shares its boilerplate sentence for
-   sentence, but not its numbers.
+   sentence, but not its numbers. An English text printed among other items (a
+   bulletin, a journal's issue) is a *part* of its file: the translation is most of its
+   own document, the stretch may be a small share of the English one, and that
+   stretch's numbers must be the translation's (:func:`part_of`); the pair is then
+   the translation and that part alone.
 4. **Linking.** The best-scoring pairs are taken first (:func:`link`): each English
    text with at most one document per language, each document with one English text,
    no pair under :data:`MIN_SCORE`.
@@ -226,16 +230,24 @@ class Match:
     #: How alike in length the overlap is on the two sides (shorter over longer).
     length: float
     #: The share of the numbers of the document holding fewer that the other holds
-    #: too (None: one of them holds fewer than three).
+    #: too (None: one of them holds fewer than three); for a part, of the
+    #: translation's numbers that the part holds.
     numbers: float | None
+    #: The English sentences (first, last; indices into the English text's sentences)
+    #: that the translation translates, when it is a part of a larger English text
+    #: (:func:`part_of`); None when it translates the English text as a whole.
+    part: tuple[int, int] | None = None
 
     def evidence(self) -> str:
         """What content says, in words: ``11 of 12 sampled sentences in order
-        (similarity 0.91), covering 96 % and 88 %, numbers agree 1.00``."""
+        (similarity 0.91), covering 96 % and 88 %, numbers agree 1.00``, and for a part
+        ``…, the English text's sentences 120-181``."""
         numbers = "" if self.numbers is None else f", numbers agree {self.numbers:.2f}"
+        part = "" if self.part is None else (
+            f", the English text's sentences {self.part[0] + 1}-{self.part[1] + 1}")
         return (f"{self.matched} of {self.sampled} sampled sentences in order (similarity "
                 f"{self.similarity:.2f}), covering {self.english_share:.0%} and "
-                f"{self.other_share:.0%}{numbers}")
+                f"{self.other_share:.0%}{numbers}{part}")
 
 
 #: How much a sampled sentence's best counterpart must stand out from its next best
@@ -297,13 +309,15 @@ def rescore(english: Digest, english_sentences: Sentences, other: Digest,
     them hold), none at
     :data:`NUMBERS_FLOOR` and full from :data:`NUMBERS_FULL`; and, for a chain of
     fewer than three, its length over three.
+
+    Where the stretch leaves out some of a larger English text, ``other`` may
+    translate a part of it (an item of a bulletin, a treaty after a note): the part
+    (:func:`part_of`) scores as the whole would but for the English share, and with
+    the share of ``other``'s numbers that the part holds (the part needs them: a
+    document holding fewer than three numbers is no part). The part is the match if it
+    scores as well as the whole at least.
     """
-    picks: list[tuple[int, int, float]] = []  # (sample, English sentence, cosine)
-    for i, row in enumerate(sample_vectors @ english_sentences.vectors.T):
-        found = _counterpart(row, other.sample[i][1], english_sentences)
-        if found:
-            picks.append((i, *found))
-    chain = _ordered_chain(picks)
+    chain = _chain(sample_vectors @ english_sentences.vectors.T, other, english_sentences)
     numbers = _containment(english.numbers, other.numbers, weights or {})
     if not chain:
         return Match(english.doc_id, other.doc_id, other.language, 0.0, 0,
@@ -315,14 +329,64 @@ def rescore(english: Digest, english_sentences: Sentences, other: Digest,
     english_share = english_span / max(1, english.size)
     other_share = other_span / max(1, other.size)
     length = min(english_span, other_span) / max(english_span, other_span)
-    score = (len(chain) / sampled
-             * min(1.0, english_share / MIN_SHARE) * min(1.0, other_share / MIN_SHARE)
-             * min(1.0, length / FULL_LENGTH)
-             * numbers_factor(numbers)
-             * min(1.0, len(chain) / min(3, len(other.sample))))
-    return Match(english.doc_id, other.doc_id, other.language, round(score, 4), len(chain),
-                 sampled, round(float(np.mean([c for _, _, c in chain])), 4),
-                 round(english_share, 4), round(other_share, 4), round(length, 4), numbers)
+    content = (len(chain) / sampled * min(1.0, other_share / MIN_SHARE)
+               * min(1.0, length / FULL_LENGTH)
+               * min(1.0, len(chain) / min(3, len(other.sample))))
+    whole = Match(english.doc_id, other.doc_id, other.language,
+                  round(content * min(1.0, english_share / MIN_SHARE) * numbers_factor(numbers),
+                        4), len(chain), sampled,
+                  round(float(np.mean([c for _, _, c in chain])), 4), round(english_share, 4),
+                  round(other_share, 4), round(length, 4), numbers)
+    part = part_of((chain[0][1], chain[-1][1]), (positions[0], positions[-1]), other.size,
+                   english.size)
+    if other.size > english.size or part == (0, english.size - 1):
+        return whole
+    return _as_part(whole, part, content, english_sentences, other.numbers, weights or {})
+
+
+def _chain(similarity: np.ndarray, other: Digest, english: Sentences
+           ) -> list[tuple[int, int, float]]:
+    """The heaviest chain (:func:`_ordered_chain`) of the counterparts (:func:`_counterpart`)
+    of ``other``'s sampled sentences, from their ``similarity`` to the English ones."""
+    picks: list[tuple[int, int, float]] = []  # (sample, English sentence, cosine)
+    for i, row in enumerate(similarity):
+        found = _counterpart(row, other.sample[i][1], english)
+        if found:
+            picks.append((i, *found))
+    return _ordered_chain(picks)
+
+
+def _as_part(whole: Match, part: tuple[int, int], content: float, english: Sentences,
+             numbers: Counter[str], weights: dict[str, float]) -> Match:
+    """``whole`` as the match of the English sentences ``part`` alone, if it scores as well
+    so: ``content`` (the score but for the English share and the numbers) keeping
+    :func:`numbers_factor` of the share of the translation's ``numbers`` the part holds."""
+    held = sum((english.numbers[i] for i in range(part[0], part[1] + 1)), Counter[str]())
+    agreement = _contained(numbers, held, weights)
+    if agreement is None or content * numbers_factor(agreement) < whole.score:
+        return whole
+    return replace(whole, score=round(content * numbers_factor(agreement), 4),
+                   numbers=agreement, part=part)
+
+
+def part_of(english_span: tuple[int, int], other_span: tuple[int, int], other_size: int,
+            english_size: int) -> tuple[int, int]:
+    """The English sentences (first, last) that translate a whole document of
+    ``other_size`` sentences, of which sentences ``other_span`` were found at English
+    sentences ``english_span``: the stretch found, widened on each side by the
+    translation's sentences outside it (a title too short to be sampled, a last line),
+    scaled as the stretch is, within the English text's ``english_size`` sentences.
+
+    A decision of 20 sentences whose samples 1 to 18 were found at sentences 101 to
+    135 of a bulletin of 300 (each of its sentences two of the bulletin's):
+
+    >>> part_of((101, 135), (1, 18), 20, 300)
+    (99, 137)
+    """
+    scale = (english_span[1] - english_span[0] + 1) / (other_span[1] - other_span[0] + 1)
+    first = english_span[0] - round(other_span[0] * scale)
+    last = english_span[1] + round((other_size - 1 - other_span[1]) * scale)
+    return max(0, first), min(english_size - 1, last)
 
 
 def _counterpart(row: np.ndarray, sample: str, english: Sentences
@@ -429,9 +493,9 @@ def _containment(a: Counter[str], b: Counter[str], weights: dict[str, float]
     >>> _containment(numbers_of("No 64/2018 of 20 March 2019, p. 1"),
     ...              numbers_of("n.o 64/2018 de 20 de março de 2019, p. 1; L 123"), {})
     1.0
-    >>> _containment(numbers_of("No 64/2018 of 20 March"), numbers_of("n.o 66/2019 de 20"),
+    >>> _containment(numbers_of("No 64/2018 of 20 March"), numbers_of("n.o 66/2018 de 20"),
     ...              {"64": 3.0, "66": 3.0})
-    0.2
+    0.4
     """
     if min(sum(a.values()), sum(b.values())) < 3:
         return None
@@ -440,6 +504,21 @@ def _containment(a: Counter[str], b: Counter[str], weights: dict[str, float]
         return sum(count * weights.get(n, 1.0) for n, count in counts.items())
 
     return round(weight(a & b) / min(weight(a), weight(b)), 4)
+
+
+def _contained(inner: Counter[str], outer: Counter[str], weights: dict[str, float]
+               ) -> float | None:
+    """The share of ``inner``'s numbers (each weighing by ``weights``) that ``outer``
+    holds too; None when ``inner`` holds fewer than three.
+
+    >>> _contained(numbers_of("No 64/2018 of 20 March 2019"),
+    ...            numbers_of("n.o 64/2018 de 20 de março de 2020; 1, 2, 3, 4"), {})
+    0.75
+    """
+    if sum(inner.values()) < 3:
+        return None
+    held = sum(count * weights.get(n, 1.0) for n, count in (inner & outer).items())
+    return round(held / sum(count * weights.get(n, 1.0) for n, count in inner.items()), 4)
 
 
 def numbers_factor(numbers: float | None) -> float:
@@ -464,21 +543,32 @@ def may_pair(a: Digest, b: Digest, weights: dict[str, float] | None = None,
     other factor is at most 1, so their product bounds the score. The overlap spans at
     most the smaller document, so the larger one's share of it and the likeness of its
     lengths on both sides give at most ``smaller / (MIN_SHARE * FULL_LENGTH * larger)``:
-    a portaria of 10 sentences never pairs with a treaty of 139. And the documents'
-    numbers keep :func:`numbers_factor` of their agreement: nothing at
+    a portaria of 10 sentences never pairs with a treaty of 139 as a whole. And the
+    documents' numbers keep :func:`numbers_factor` of their agreement: nothing at
     :data:`NUMBERS_FLOOR` and below, all from :data:`NUMBERS_FULL`.
 
     >>> texts = [f"Article {n} of the Convention of 2014." for n in range(1, 40)]
-    >>> treaty, act = digest("en", "en", texts), digest("pt", "pt", texts[:4])
-    >>> may_pair(treaty, act), may_pair(treaty, digest("pt", "pt", texts[:5]))
+    >>> treaty, act = digest("en", "en", texts), digest("pt", "pt", ["Sem número."] * 4)
+    >>> may_pair(treaty, act), may_pair(treaty, digest("pt", "pt", ["Sem número."] * 5))
     (False, True)
     >>> may_pair(treaty, digest("pt", "pt", [t.replace("20", "19") for t in texts]))
     False
+
+    A document much smaller than the English text may still be a translation of a part
+    of it (:func:`rescore`), if its own numbers are among the English text's: such a
+    part keeps at most :func:`numbers_factor` of that share.
+
+    >>> act = digest("pt", "pt", [f"Artigo {n}.º da Convenção de 2014." for n in (3, 4, 5, 6)])
+    >>> may_pair(treaty, act), may_pair(digest("en", "en", texts[:2] * 20), act)
+    (True, False)
     """
+    weights = weights or {}
     smaller, larger = sorted((max(1, a.size), max(1, b.size)))
     sizes = min(1.0, smaller / (MIN_SHARE * FULL_LENGTH * larger))
-    numbers = numbers_factor(_containment(a.numbers, b.numbers, weights or {}))
-    return round(sizes * numbers, 4) >= min_score
+    numbers = numbers_factor(_containment(a.numbers, b.numbers, weights))
+    parts = [numbers_factor(_contained(inner.numbers, outer.numbers, weights) or 0.0)
+             for inner, outer in ((a, b), (b, a)) if inner.size <= outer.size]
+    return max(round(sizes * numbers, 4), *parts) >= min_score
 
 
 def pairable(english: Sequence[Digest], others: Sequence[Digest],
@@ -489,7 +579,7 @@ def pairable(english: Sequence[Digest], others: Sequence[Digest],
 
     >>> texts = [f"Article {n} of the Convention of 2014." for n in range(1, 40)]
     >>> [d.doc_id for d in pairable([digest("en", "en", texts)], [digest(
-    ...     "p1", "pt", texts[:4]), digest("p2", "pt", texts[:30])])]
+    ...     "p1", "pt", ["Sem número."] * 4), digest("p2", "pt", texts[:30])])]
     ['p2']
     """
     return [other for other in others

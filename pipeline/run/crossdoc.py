@@ -23,7 +23,7 @@ import json
 import logging
 import shutil
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from importlib import metadata
 from pathlib import Path
@@ -54,7 +54,7 @@ from pipeline.export.units import ExportUnit, units_of
 from pipeline.project import decisions
 from pipeline.project.catalog import Catalog
 from pipeline.project.store import DocumentOutput, jsonl, read_manifest, write_atomic
-from pipeline.records import Article, Section, SentencePair
+from pipeline.records import Article, Block, Section, SentencePair
 from pipeline.run.plan import (
     PAIRING,
     current_documents,
@@ -63,12 +63,12 @@ from pipeline.run.plan import (
     pairings,
 )
 from pipeline.run.stages import align_params, read_structure, write_review_outcome
-from pipeline.split.languages import MINOR_SHARE, language_shares
-from pipeline.split.structure import ACT, decree_number, sentence_texts
+from pipeline.split.languages import MINOR_SHARE, language_shares, sections_of
+from pipeline.split.structure import ACT, decree_number, sentence_texts, structure_of
 
 __all__ = ["CrossPairs", "Pairing", "document_language", "embeds_at_pairing", "kept_offsets",
            "match_files", "offsets_file", "pair_across_documents", "pair_documents",
-           "published_pairs", "run_digest"]
+           "part_articles", "published_articles", "published_pairs", "run_digest"]
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +99,28 @@ def document_sentences(articles: dict[str, list[Article]], language: str) -> lis
     """A document's sentences in ``language``, in order, headings included; the text
     of an act printing the treaty as its annex (:data:`pipeline.split.structure.ACT`) is left
     out, as no translation of the treaty holds it."""
-    return [sentence for article in articles.get(language, []) if article.key != ACT
+    return [sentence for article in _own_articles(articles, language)
             for sentence in sentence_texts(article)]
+
+
+def _own_articles(articles: dict[str, list[Article]], language: str) -> list[Article]:
+    return [article for article in articles.get(language, []) if article.key != ACT]
+
+
+def part_articles(articles: dict[str, list[Article]], blocks: Sequence[Block], text: str,
+                  part: tuple[int, int], language: str) -> dict[str, list[Article]]:
+    """The articles of a part of a document: its sentences ``part`` (first, last, as
+    :func:`document_sentences` counts them in ``language``), the blocks they are in cut
+    to them, cut into articles again. A bulletin's other items are left out, and the
+    part's articles are its own: an earlier item's ``Article 1`` does not take the
+    place of the part's (:func:`pipeline.split.structure.structure_of` keeps a
+    language's first article of a number)."""
+    spans = [span for article in _own_articles(articles, language) for span in article.sentences]
+    start, end = spans[part[0]][0], spans[part[1]][1]
+    inside = [replace(block, start=max(start, block.start), end=min(end, block.end),
+                      text=text[max(start, block.start):min(end, block.end)])
+              for block in blocks if block.end > start and block.start < end]
+    return structure_of(sections_of(inside), text)
 
 
 def run_digest(articles: dict[str, list[Article]], sections: list[Section],
@@ -144,6 +164,9 @@ class Pairing:
     content: str
     #: What the two documents' identities agree on (supporting evidence only).
     identity: Identity
+    #: The English text's sentences (first, last) the translation translates, when it
+    #: is a part of the English document (a bulletin's item); None for the whole.
+    part: tuple[int, int] | None = None
 
     @property
     def pair_id(self) -> str:
@@ -153,7 +176,7 @@ class Pairing:
     @classmethod
     def of(cls, match: Match, identity: Identity) -> Pairing:
         return cls(match.english, match.other, match.language, match.score,
-                   match.evidence(), identity)
+                   match.evidence(), identity, match.part)
 
     def to_json(self) -> dict[str, Any]:
         """The pairing as ``pairing.json`` holds it."""
@@ -164,9 +187,11 @@ class Pairing:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Pairing:
         identity = data.get("identity") or {}
+        part = data.get("part")
         return cls(data["english"], data["other"], data["language"], float(data["confidence"]),
                    data["content"], Identity(tuple(identity.get("agrees", ())),
-                                             tuple(identity.get("countries", ()))))
+                                             tuple(identity.get("countries", ()))),
+                   None if part is None else (int(part[0]), int(part[1])))
 
     def describe(self) -> str:
         """For the log: ``pt, confidence 0.92: 11 of 12 sampled sentences …; identity:
@@ -274,7 +299,7 @@ def pair_across_documents(settings: Settings, run_id: int | None = None,
     english = [d for d in digests if d.language == pivot]
     others = [d for d in digests if d.language != pivot]
     found, scored = _translations(english, others, lambda doc: document_sentences(
-        _published_articles(settings, doc), pivot), settings)
+        published_articles(settings, doc), pivot), settings)
     catalog = Catalog(settings)
     pairs = []
     for pairing in (Pairing.of(match, _identity(settings, match)) for match in found):
@@ -343,8 +368,8 @@ def _publish_pair(settings: Settings, pairing: Pairing, manifests: list[dict[str
     for doc in (pairing.english, pairing.other):
         review.edits += decisions.resolve(settings, doc).edits
     units, sentences = align_across(
-        pair_id, _published_articles(settings, pairing.english),
-        _published_articles(settings, pairing.other), settings, manifests[1].get("decree"),
+        pair_id, published_articles(settings, pairing.english, pairing.part),
+        published_articles(settings, pairing.other), settings, manifests[1].get("decree"),
         review)
     out = DocumentOutput(settings, pair_id)
     out.start()
@@ -385,16 +410,23 @@ def published_pairs(settings: Settings) -> list[tuple[Pairing, int]]:
     return pairs
 
 
-def _published_articles(settings: Settings, doc_id: str) -> dict[str, list[Article]]:
-    """A processed document's articles by language, as its structure stage found them."""
-    text = (settings.cleaned / doc_id / "text.txt").read_text(encoding="utf-8")
-    structure = json.loads((settings.cleaned / doc_id / "structure.json").read_text(
-        encoding="utf-8"))
+def published_articles(settings: Settings, doc_id: str, part: tuple[int, int] | None = None
+                       ) -> dict[str, list[Article]]:
+    """A processed document's articles by language, as its structure stage found them;
+    with ``part``, those of that part of its pivot language's text (:func:`part_articles`:
+    an English text paired as a part of its file)."""
+    cleaned = settings.cleaned / doc_id
+    text = (cleaned / "text.txt").read_text(encoding="utf-8")
+    structure = json.loads((cleaned / "structure.json").read_text(encoding="utf-8"))
     articles: dict[str, list[Article]] = {}
     for data in structure["articles"]:
         article = Article.from_json(data, text)
         articles.setdefault(article.language, []).append(article)
-    return articles
+    if part is None:
+        return articles
+    blocks = [Block.from_json(json.loads(line), text)
+              for line in (cleaned / "blocks.jsonl").read_text(encoding="utf-8").splitlines()]
+    return part_articles(articles, blocks, text, part, settings.pivot_language)
 
 
 def align_across(
@@ -415,20 +447,25 @@ def align_across(
 
 
 def pair_documents(english: Path, other: Path, settings: Settings,
-                   ) -> tuple[list[ExportUnit], list[str]]:
+                   part: tuple[int, int] | None = None) -> tuple[list[ExportUnit], list[str]]:
     """Align an English document with its translation kept in another one (``gazette pair``).
 
     Both files go through ingest, repair, language split and structure, writing nothing;
-    the pivot language's articles of ``english`` are paired with the other languages'
-    articles of ``other``, then their sentences are aligned. Returns the units, as
-    ``gazette run`` exports them, and the languages paired with the pivot. Raises
-    :class:`InputError` if ``english`` has no text in the pivot language.
+    the pivot language's articles of ``english`` (of its sentences ``part`` only, if
+    given: :func:`part_articles`) are paired with the other languages' articles of
+    ``other``, then their sentences are aligned. Returns the units, as ``gazette run``
+    exports them, and the languages paired with the pivot. Raises :class:`InputError`
+    if ``english`` has no text in the pivot language.
     """
     pivot = settings.pivot_language
-    _, _, english_articles = read_structure(english, settings)
+    english_text, english_sections, english_articles = read_structure(english, settings)
     other_text, _, other_articles = read_structure(other, settings)
     if not english_articles.get(pivot):
         raise InputError(f"no {pivot} text found in {english}")
+    if part is not None:
+        english_articles = part_articles(
+            english_articles, [b for section in english_sections for b in section.blocks],
+            english_text.text, part, pivot)
     units, sentences = align_across(f"{english.stem}+{other.stem}", english_articles,
                                     other_articles, settings, decree_number(other_text.text))
     return units, list(sentences)
