@@ -460,14 +460,18 @@ _ROMAN_NUMBER = re.compile(r"\b(?=[IVXL])(?:XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
 def numbers_of(text: str) -> Counter[str]:
     """The numbers a text holds, as digit runs without leading zeros, whatever the
     language writes around them (``27.7.2017``, ``27 July 2017``, ``103(1)``, ``103.1``)
-    or however it writes them (``Article 26``, ``Artigo XXVI``).
+    or however it writes them (``Article 26``, ``Artigo XXVI``). Zero is left out: it
+    tells no text from another (a table's ``0,00``), and OCR reads Portuguese
+    ordinals' ``º`` as it (``artigo 100.0``, ``n.0 4``).
 
     >>> sorted(numbers_of("OJ L 195, 27.7.2017, p. 036").elements())
     ['195', '2017', '27', '36', '7']
     >>> sorted(numbers_of("o parágrafo 2 do Artigo XXVI, o Artigo V; I know").elements())
     ['2', '26', '5']
+    >>> sorted(numbers_of("nos artigos 100.0 e 101.0, n.0 4; 0,00").elements())
+    ['100', '101', '4']
     """
-    digits = [n.lstrip("0") or "0" for n in _NUMBER.findall(text)]
+    digits = [n.lstrip("0") for n in _NUMBER.findall(text) if n.strip("0")]
     romans = [normalize_number(n) for n in _ROMAN_NUMBER.findall(text)
               if len(n) > 1 or n in ("V", "X")]
     return Counter(digits + romans)

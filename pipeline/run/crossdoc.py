@@ -5,7 +5,9 @@ When a document is processed, :func:`run_digest` keeps its digest
 (``cleaned/<doc>/digest.json``) if it holds one language: English only, or no English
 (a language under :data:`MINOR_SHARE` of its letters does not count). After a run,
 :func:`pair_across_documents` finds the pairs among all the documents of the inbox,
-old and new, by content (:mod:`pipeline.align.documents`), publishes each pair into
+old and new, by content (:mod:`pipeline.align.documents`; an English text printed among
+other items of its file pairs as that part of it, and only the part is aligned:
+:func:`part_articles`), publishes each pair into
 ``aligned/<english>+<other>/`` (the export formats, ``sentences.jsonl`` with the beads,
 ``pairing.json`` with what decided, a manifest) and records it in the catalog, aligns a
 pair again only when either document, the build or the pair's review decisions
