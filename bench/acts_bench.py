@@ -270,11 +270,7 @@ def not_editions(shared: Path) -> None:
 
     texts = {path.name: path.read_text(encoding="utf-8")
              for path in sorted((ROOT / "raw/samples").glob("*.txt"))}
-    for decision in pairing_data.decisions(shared):
-        for language in ("en", "pt", "sv"):
-            if any(language in segment for segment in decision.segments):
-                texts[f"{decision.name} {language}"] = "\n".join(
-                    pairing_data.paragraph_texts(decision, language))
+    texts |= pairing_data.decision_texts(shared)
     for language in ("eng", "por", "por-BR", "swe", "hin"):
         for number, lines in enumerate(pairing_data.ntrex_documents(shared, language)):
             texts[f"ntrex {language} {number}"] = "\n".join(lines)

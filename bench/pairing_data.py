@@ -62,8 +62,8 @@ import pypdfium2
 from fpdf import FPDF
 from PIL import Image, ImageFilter
 
-__all__ = ["ROLES", "Decision", "Inbox", "build_edition", "build_inbox", "decisions",
-           "ntrex_documents", "paragraphs", "plan"]
+__all__ = ["ROLES", "Decision", "Inbox", "build_edition", "build_inbox", "decision_texts",
+           "decisions", "ntrex_documents", "paragraphs", "plan"]
 
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
@@ -154,6 +154,14 @@ def paragraph_texts(decision: Decision, language: str) -> list[str]:
         if text:
             out.append(text)
     return out
+
+
+def decision_texts(shared: Path) -> dict[str, str]:
+    """Every DGT decision's text in each of its languages, one paragraph per line, by
+    ``<decision> <language>``."""
+    return {f"{decision.name} {language}": "\n".join(paragraph_texts(decision, language))
+            for decision in decisions(shared) for language in LANGUAGES
+            if any(language in segment for segment in decision.segments)}
 
 
 # -- the English text in three forms --------------------------------------------------

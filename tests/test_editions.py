@@ -8,7 +8,7 @@ from pathlib import Path
 import pdfplumber
 from acts_bench import STATE_HEAD, other_gazette_pages
 from conftest import SAMPLES
-from pairing_data import decisions, ntrex_documents, paragraph_texts
+from pairing_data import decision_texts, ntrex_documents
 
 from pipeline.config import Settings
 from pipeline.editions.cut import MIN_ACTS, cut_edition
@@ -83,9 +83,7 @@ def test_documents_without_a_masthead_or_with_few_acts_stay_whole(shared: Path):
 def test_legal_texts_and_news_in_any_language_are_no_editions(shared: Path):
     """What a cut by acts alone must leave whole: each EU decision in each of its
     languages and each NTREX news document, with a masthead or without."""
-    texts = ["\n".join(paragraph_texts(decision, language))
-             for decision in decisions(shared) for language in ("en", "pt", "sv")
-             if any(language in segment for segment in decision.segments)]
+    texts = list(decision_texts(shared).values())
     texts += ["\n".join(lines) for language in ("eng", "por-BR", "swe")
               for lines in ntrex_documents(shared, language)]
     assert len(texts) > 250

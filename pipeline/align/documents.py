@@ -342,9 +342,11 @@ def rescore(english: Digest, english_sentences: Sentences, other: Digest,
                         4), len(chain), sampled,
                   round(float(np.mean([c for _, _, c in chain])), 4), round(english_share, 4),
                   round(other_share, 4), round(length, 4), numbers)
+    if other.size > english.size:
+        return whole
     part = part_of((chain[0][1], chain[-1][1]), (positions[0], positions[-1]), other.size,
                    english.size)
-    if other.size > english.size or part == (0, english.size - 1):
+    if part == (0, english.size - 1):
         return whole
     return _as_part(whole, part, content, english_sentences, other.numbers, weights or {})
 
@@ -512,11 +514,8 @@ def _containment(a: Counter[str], b: Counter[str], weights: dict[str, float]
     """
     if min(sum(a.values()), sum(b.values())) < 3:
         return None
-
-    def weight(counts: Counter[str]) -> float:
-        return sum(count * weights.get(n, 1.0) for n, count in counts.items())
-
-    common, smaller, larger = weight(a & b), *sorted((weight(a), weight(b)))
+    common = _weight(a & b, weights)
+    smaller, larger = sorted((_weight(a, weights), _weight(b, weights)))
     if common < NUMBERS_BACK * larger:
         return 0.0
     return round(common / smaller, 4)
@@ -533,8 +532,12 @@ def _contained(inner: Counter[str], outer: Counter[str], weights: dict[str, floa
     """
     if sum(inner.values()) < 3:
         return None
-    held = sum(count * weights.get(n, 1.0) for n, count in (inner & outer).items())
-    return round(held / sum(count * weights.get(n, 1.0) for n, count in inner.items()), 4)
+    return round(_weight(inner & outer, weights) / _weight(inner, weights), 4)
+
+
+def _weight(numbers: Counter[str], weights: dict[str, float]) -> float:
+    """The weight of ``numbers``: each number's count times its weight (1 if none)."""
+    return sum(count * weights.get(n, 1.0) for n, count in numbers.items())
 
 
 def numbers_factor(numbers: float | None) -> float:

@@ -41,7 +41,7 @@ from pipeline.project.decisions import in_effect, sentence_key
 from pipeline.project.store import read_manifest, write_atomic
 from pipeline.records import Article, Block, Page, RepairStep, SentencePair
 from pipeline.repair import final_spans
-from pipeline.run.crossdoc import published_articles
+from pipeline.run.crossdoc import Pairing, published_articles
 from pipeline.run.plan import PAIRING
 
 __all__ = ["Document", "Mark", "Part", "Row", "describe", "load", "render", "render_index",
@@ -211,10 +211,11 @@ def load(settings: Settings, doc_id: str,
         text = english.text + "\n\n" + other.text
         parts = (Part(pair["english"], 0, len(english.text)),
                  Part(pair["other"], len(english.text) + 2, len(text)))
-        english_articles = ([a for a in english.articles if a.language == pivot]
-                            if pair.get("part") is None else
-                            [a for a in published_articles(settings, pair["english"], tuple(
-                                pair["part"])).get(pivot, []) if a.level == 1])
+        english_articles = [a for a in english.articles if a.language == pivot]
+        part = Pairing.from_json(pair).part
+        if part is not None:  # an English text paired as a part of its file
+            english_articles = [a for a in published_articles(settings, pair["english"], part)
+                                .get(pivot, []) if a.level == 1]
         articles = english_articles + [a for a in other.articles if a.language != pivot]
         read = _Read(text, articles, english.marks + other.marks,
                      english.problems + other.problems)
